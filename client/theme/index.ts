@@ -1,0 +1,8 @@
+import type { Theme } from 'vitepress'
+import DefaultTheme from 'vitepress/theme'
+
+const MetaBlogTheme: Theme = {
+  extends: DefaultTheme,
+}
+
+export default MetaBlogTheme

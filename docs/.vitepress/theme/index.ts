@@ -1,0 +1,3 @@
+import MetaBlogTheme from 'metablog/theme'
+
+export default MetaBlogTheme

@@ -1,0 +1,68 @@
+import path from 'node:path'
+import type { SiteConfig } from 'vitepress'
+import { API_PREFIX, TOKEN_META_NAME } from './protocol.js'
+import { CheckpointStore } from '../server/checkpoint-store.js'
+import { FileStore } from '../server/file-store.js'
+import { LockManager } from '../server/locks.js'
+import { createRequestGuard, createToken } from '../server/request-guard.js'
+import { checkpointsMiddleware } from './middleware/checkpoints.js'
+import { filesMiddleware, pagesMiddleware } from './middleware/files.js'
+import { gateMiddleware } from './middleware/gate.js'
+import { locksMiddleware } from './middleware/locks.js'
+import { notFoundMiddleware } from './middleware/not-found.js'
+import type { ResolvedOptions } from './options.js'
+import { PageChangeFeed } from './page-change-feed.js'
+import type { Plugin, ViteDevServer } from './vite-types.js'
+
+// One token per dev-server process: a page reloaded after a config restart keeps working.
+const processToken = createToken()
+
+export function siteConfigOf(server: ViteDevServer): SiteConfig {
+  const site = (server.config as { vitepress?: SiteConfig }).vitepress
+  if (!site) throw new Error('[metablog] withMetaBlog() must wrap a VitePress config: no VitePress site config was found.')
+  return site
+}
+
+/** The dev server's API: the security gate and every route, mounted in one place, in order. */
+export function devApiPlugin(options: ResolvedOptions): Plugin {
+  return {
+    name: 'metablog:dev-api',
+    apply: 'serve',
+    configureServer(server) {
+      const site = siteConfigOf(server)
+      const log = server.config.logger
+      const locks = new LockManager({ ttlMs: options.lockTtlMs })
+      const store = new FileStore({ sourceDir: site.srcDir, locks })
+      const checkpoints = new CheckpointStore({
+        folder: path.join(site.cacheDir, 'metablog', 'checkpoints'),
+        maxAgeMs: options.checkpointMaxAgeMs,
+        warn: (message) => log.warn(message),
+      })
+      const feed = new PageChangeFeed(site.srcDir)
+      feed.subscribe(({ content: _content, ...payload }) => server.ws.send('metablog:file-changed', payload))
+      server.watcher.on('all', (event, file) => {
+        feed.fileEvent(event, file).catch((error: Error) => log.error(`[metablog] ${error.message}`))
+      })
+      store.removeStaleTempFiles().catch((error: Error) => log.warn(`[metablog] could not clean temp files: ${error.message}`))
+
+      const checkRequest = createRequestGuard({
+        token: processToken,
+        allowedHosts: server.config.server.allowedHosts,
+        https: Boolean(server.config.server.https),
+      })
+      const api = server.middlewares
+      // 1. The gate: host, origin, token, content type, size, JSON.
+      api.use(API_PREFIX, gateMiddleware({ checkRequest, bodyLimit: options.bodyLimit }))
+      // 2. Pages, locks and checkpoints.
+      api.use(API_PREFIX, filesMiddleware(store, feed))
+      api.use(API_PREFIX, pagesMiddleware(store))
+      api.use(API_PREFIX, locksMiddleware(locks))
+      for (const middleware of checkpointsMiddleware(checkpoints)) api.use(API_PREFIX, middleware)
+      // 3. Anything else under the prefix is an API error, never the blog's HTML fallback.
+      api.use(API_PREFIX, notFoundMiddleware())
+    },
+    transformIndexHtml() {
+      return [{ tag: 'meta', attrs: { name: TOKEN_META_NAME, content: processToken }, injectTo: 'head' }]
+    },
+  }
+}

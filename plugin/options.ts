@@ -1,0 +1,21 @@
+import { DEFAULT_BODY_LIMIT } from '../server/http.js'
+import { DEFAULT_LOCK_TTL_MS } from '../server/locks.js'
+
+export interface MetaBlogOptions {
+  /** Largest accepted API request body, in bytes. Default 2 MiB. */
+  bodyLimit?: number
+  /** How long a task's page lock lasts unless renewed, in ms. Default 5 minutes. */
+  lockTtlMs?: number
+  /** How long checkpoints of unfinished tasks are kept, in ms. Default 24 hours. */
+  checkpointMaxAgeMs?: number
+}
+
+export type ResolvedOptions = Required<MetaBlogOptions>
+
+export function resolveOptions(options: MetaBlogOptions = {}): ResolvedOptions {
+  return {
+    bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
+    lockTtlMs: options.lockTtlMs ?? DEFAULT_LOCK_TTL_MS,
+    checkpointMaxAgeMs: options.checkpointMaxAgeMs ?? 24 * 60 * 60_000,
+  }
+}

@@ -1,0 +1,195 @@
+// The wire contract between the dev server and the page. Imported with `import type` on both sides.
+
+export const API_PREFIX = '/__metablog/api'
+export const TOKEN_HEADER = 'x-metablog-token'
+export const TOKEN_META_NAME = 'metablog-token'
+
+export type ErrorCode =
+  | 'ERR_HOST'
+  | 'ERR_ORIGIN'
+  | 'ERR_TOKEN'
+  | 'ERR_CONTENT_TYPE'
+  | 'ERR_TOO_LARGE'
+  | 'ERR_BAD_JSON'
+  | 'ERR_BAD_REQUEST'
+  | 'ERR_BAD_PATH'
+  | 'ERR_NOT_FOUND'
+  | 'ERR_METHOD'
+  | 'ERR_PRECONDITION_REQUIRED'
+  | 'ERR_STALE'
+  | 'ERR_LOCKED'
+  | 'ERR_LLM_UNCONFIGURED'
+  | 'ERR_LLM_AUTH'
+  | 'ERR_LLM_RATE_LIMIT'
+  | 'ERR_LLM_UNREACHABLE'
+  | 'ERR_LLM_BAD_REQUEST'
+  | 'ERR_LLM_UPSTREAM'
+  | 'ERR_LLM_TIMEOUT'
+  | 'ERR_INTERNAL'
+
+export interface ErrorBody {
+  error: {
+    code: ErrorCode
+    message: string
+    currentHash?: string
+    lockedBy?: string
+  }
+}
+
+// --- files -------------------------------------------------------------------
+
+export interface FileResponse {
+  path: string
+  content: string
+  hash: string
+}
+
+export interface WriteFileRequest {
+  path: string
+  content: string
+  taskId?: string
+}
+
+export interface WriteFileResponse {
+  path: string
+  hash: string
+}
+
+export interface DeleteFileResponse {
+  path: string
+  deleted: true
+}
+
+export interface PageSummary {
+  path: string
+  title: string
+  hash: string
+  date?: string
+  tags: string[]
+  description?: string
+  draft: boolean
+}
+
+export interface PagesResponse {
+  pages: PageSummary[]
+}
+
+// --- locks -------------------------------------------------------------------
+
+export interface LockRequest {
+  path: string
+  taskId: string
+}
+
+export interface LockResponse {
+  path: string
+  taskId: string
+  expiresAt: number
+}
+
+export interface ReleaseLocksResponse {
+  released: string[]
+}
+
+// --- checkpoints ---------------------------------------------------------------
+
+export interface CheckpointStep {
+  id: string
+  output?: unknown
+  finishedAt: number
+}
+
+export interface Checkpoint {
+  taskId: string
+  skill: string
+  /** What the user asked, so a resume banner can say what the task was. */
+  title: string
+  inputs: Record<string, unknown>
+  steps: CheckpointStep[]
+  /** Text streamed so far by the step that was running. */
+  partial?: { stepId: string; text: string }
+  /** Hashes of the pages the task read or wrote, to detect the author's edits since. */
+  expectedHashes: Record<string, string>
+  /** Pages the task created itself. */
+  createdPaths: string[]
+  totalSteps: number
+  updatedAt: number
+}
+
+export interface CheckpointsResponse {
+  checkpoints: Checkpoint[]
+}
+
+// --- llm -----------------------------------------------------------------------
+
+export interface LlmStatusResponse {
+  configured: boolean
+  provider: string | null
+  model: string | null
+  baseURLHost: string | null
+}
+
+// --- knowledge: graph and search ---------------------------------------------------
+
+export interface GraphNode {
+  path: string
+  title: string
+  tags: string[]
+}
+
+export interface GraphEdge {
+  source: string
+  target: string
+  heading?: string
+}
+
+export interface UnresolvedLink {
+  source: string
+  target: string
+}
+
+export interface GraphResponse {
+  nodes: GraphNode[]
+  edges: GraphEdge[]
+  unresolved: UnresolvedLink[]
+}
+
+export interface SearchResult {
+  path: string
+  title: string
+  score: number
+  snippet: string
+}
+
+export interface SearchResponse {
+  results: SearchResult[]
+}
+
+// --- events: server → page (Vite custom HMR events) --------------------------------
+
+export type FileChangeKind = 'created' | 'updated' | 'deleted'
+
+export interface FileChangedPayload {
+  path: string
+  kind: FileChangeKind
+  hash: string | null
+  title: string | null
+}
+
+export interface GraphUpdatedPayload {
+  paths: string[]
+}
+
+export interface SidebarUpdatedPayload {
+  paths: string[]
+}
+
+export interface MetaBlogEventMap {
+  'metablog:file-changed': FileChangedPayload
+  'metablog:graph-updated': GraphUpdatedPayload
+  'metablog:sidebar-updated': SidebarUpdatedPayload
+}
+
+declare module 'vite/types/customEvent.d.ts' {
+  interface CustomEventMap extends MetaBlogEventMap {}
+}

@@ -1,0 +1,123 @@
+import fs from 'node:fs/promises'
+import path from 'node:path'
+import type { Checkpoint } from '../plugin/protocol.js'
+import { writeFileAtomic } from './atomic-write.js'
+import { MetaBlogError, isErrnoException } from './errors.js'
+
+export const CHECKPOINT_MAX_AGE_MS = 24 * 60 * 60_000
+const TASK_ID = /^[A-Za-z0-9_-]{1,100}$/
+
+export interface CheckpointStoreOptions {
+  folder: string
+  maxAgeMs?: number
+  now?: () => number
+  warn?: (message: string) => void
+}
+
+export function checkTaskId(taskId: unknown): string {
+  if (typeof taskId !== 'string' || !TASK_ID.test(taskId)) {
+    throw new MetaBlogError(
+      'ERR_BAD_REQUEST',
+      'A taskId must be 1–100 letters, digits, "-" or "_".',
+    )
+  }
+  return taskId
+}
+
+function checkCheckpoint(taskId: string, value: unknown): Checkpoint {
+  const candidate = value as Partial<Checkpoint> | null
+  if (
+    typeof candidate !== 'object' || candidate === null ||
+    typeof candidate.skill !== 'string' ||
+    !Array.isArray(candidate.steps) ||
+    typeof candidate.inputs !== 'object' || candidate.inputs === null
+  ) {
+    throw new MetaBlogError('ERR_BAD_REQUEST', 'A checkpoint needs at least {skill, inputs, steps}.')
+  }
+  return {
+    title: '',
+    expectedHashes: {},
+    createdPaths: [],
+    totalSteps: candidate.steps.length,
+    ...candidate,
+    taskId,
+  } as Checkpoint
+}
+
+/** Resumable task state, one JSON file per task in a folder the file watcher ignores. */
+export class CheckpointStore {
+  private readonly folder: string
+  private readonly maxAgeMs: number
+  private readonly now: () => number
+  private readonly warn: (message: string) => void
+
+  constructor(options: CheckpointStoreOptions) {
+    this.folder = options.folder
+    this.maxAgeMs = options.maxAgeMs ?? CHECKPOINT_MAX_AGE_MS
+    this.now = options.now ?? Date.now
+    this.warn = options.warn ?? ((message) => console.warn(message))
+  }
+
+  private fileOf(taskId: string): string {
+    return path.join(this.folder, `${checkTaskId(taskId)}.json`)
+  }
+
+  async save(taskId: string, value: unknown): Promise<Checkpoint> {
+    const checkpoint = { ...checkCheckpoint(checkTaskId(taskId), value), updatedAt: this.now() }
+    await writeFileAtomic(this.fileOf(taskId), JSON.stringify(checkpoint))
+    return checkpoint
+  }
+
+  async delete(taskId: string): Promise<boolean> {
+    try {
+      await fs.rm(this.fileOf(taskId))
+      return true
+    } catch (error) {
+      if (isErrnoException(error) && error.code === 'ENOENT') return false
+      throw error
+    }
+  }
+
+  /** Live checkpoints, newest first; drops expired ones and moves corrupt files aside. */
+  async list(): Promise<Checkpoint[]> {
+    let names: string[]
+    try {
+      names = await fs.readdir(this.folder)
+    } catch (error) {
+      if (isErrnoException(error) && error.code === 'ENOENT') return []
+      throw error
+    }
+    const checkpoints: Checkpoint[] = []
+    for (const name of names) {
+      if (!name.endsWith('.json')) continue
+      const taskId = name.slice(0, -'.json'.length)
+      if (!TASK_ID.test(taskId)) continue
+      const checkpoint = await this.load(taskId)
+      if (!checkpoint) continue
+      if (this.now() - checkpoint.updatedAt > this.maxAgeMs) await this.delete(taskId)
+      else checkpoints.push(checkpoint)
+    }
+    return checkpoints.sort((a, b) => b.updatedAt - a.updatedAt)
+  }
+
+  private async load(taskId: string): Promise<Checkpoint | null> {
+    const file = this.fileOf(taskId)
+    let text: string
+    try {
+      text = await fs.readFile(file, 'utf8')
+    } catch (error) {
+      if (isErrnoException(error) && error.code === 'ENOENT') return null
+      throw error
+    }
+    try {
+      const checkpoint = checkCheckpoint(taskId, JSON.parse(text))
+      if (typeof checkpoint.updatedAt !== 'number') throw new Error('no updatedAt')
+      return checkpoint
+    } catch {
+      const aside = `${file}.corrupt-${this.now()}`
+      await fs.rename(file, aside)
+      this.warn(`[metablog] checkpoint ${path.basename(file)} was corrupt and has been moved aside to ${path.basename(aside)}.`)
+      return null
+    }
+  }
+}
