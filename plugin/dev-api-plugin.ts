@@ -3,11 +3,15 @@ import type { SiteConfig } from 'vitepress'
 import { API_PREFIX, TOKEN_META_NAME } from './protocol.js'
 import { CheckpointStore } from '../server/checkpoint-store.js'
 import { FileStore } from '../server/file-store.js'
+import { KnowledgeIndex } from '../server/knowledge/knowledge-index.js'
+import { createLlmGateway } from '../server/llm/gateway.js'
 import { LockManager } from '../server/locks.js'
 import { createRequestGuard, createToken } from '../server/request-guard.js'
 import { checkpointsMiddleware } from './middleware/checkpoints.js'
 import { filesMiddleware, pagesMiddleware } from './middleware/files.js'
 import { gateMiddleware } from './middleware/gate.js'
+import { knowledgeMiddleware } from './middleware/knowledge.js'
+import { llmMiddleware } from './middleware/llm.js'
 import { locksMiddleware } from './middleware/locks.js'
 import { notFoundMiddleware } from './middleware/not-found.js'
 import type { ResolvedOptions } from './options.js'
@@ -38,6 +42,9 @@ export function devApiPlugin(options: ResolvedOptions): Plugin {
         maxAgeMs: options.checkpointMaxAgeMs,
         warn: (message) => log.warn(message),
       })
+      const gateway = createLlmGateway({ llm: options.llm, envDir: site.root, log: (message) => log.info(message) })
+      server.httpServer?.once('close', () => gateway.close())
+      const knowledge = new KnowledgeIndex()
       const feed = new PageChangeFeed(site.srcDir)
       feed.subscribe(({ content: _content, ...payload }) => server.ws.send('metablog:file-changed', payload))
       server.watcher.on('all', (event, file) => {
@@ -58,7 +65,11 @@ export function devApiPlugin(options: ResolvedOptions): Plugin {
       api.use(API_PREFIX, pagesMiddleware(store))
       api.use(API_PREFIX, locksMiddleware(locks))
       for (const middleware of checkpointsMiddleware(checkpoints)) api.use(API_PREFIX, middleware)
-      // 3. Anything else under the prefix is an API error, never the blog's HTML fallback.
+      // 3. The model gateway: the API key stays in this process.
+      for (const middleware of llmMiddleware(gateway)) api.use(API_PREFIX, middleware)
+      // 4. The knowledge layer: graph and search.
+      for (const middleware of knowledgeMiddleware(async () => knowledge)) api.use(API_PREFIX, middleware)
+      // 5. Anything else under the prefix is an API error, never the blog's HTML fallback.
       api.use(API_PREFIX, notFoundMiddleware())
     },
     transformIndexHtml() {

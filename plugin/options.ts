@@ -1,5 +1,6 @@
 import { DEFAULT_BODY_LIMIT } from '../server/http.js'
 import { DEFAULT_LOCK_TTL_MS } from '../server/locks.js'
+import type { LlmOptions } from '../server/llm/gateway.js'
 
 export interface MetaBlogOptions {
   /** Largest accepted API request body, in bytes. Default 2 MiB. */
@@ -8,14 +9,17 @@ export interface MetaBlogOptions {
   lockTtlMs?: number
   /** How long checkpoints of unfinished tasks are kept, in ms. Default 24 hours. */
   checkpointMaxAgeMs?: number
+  /** The model: overrides OPENAI_API_KEY, OPENAI_BASE_URL and METABLOG_MODEL from the environment or .env. */
+  llm?: LlmOptions
 }
 
-export type ResolvedOptions = Required<MetaBlogOptions>
+export type ResolvedOptions = Required<Omit<MetaBlogOptions, 'llm'>> & Pick<MetaBlogOptions, 'llm'>
 
 export function resolveOptions(options: MetaBlogOptions = {}): ResolvedOptions {
   return {
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     lockTtlMs: options.lockTtlMs ?? DEFAULT_LOCK_TTL_MS,
     checkpointMaxAgeMs: options.checkpointMaxAgeMs ?? 24 * 60 * 60_000,
+    llm: options.llm,
   }
 }
