@@ -63,7 +63,7 @@ export function devApiPlugin(options: ResolvedOptions): Plugin {
       // 2. Pages, locks and checkpoints.
       api.use(API_PREFIX, filesMiddleware(store, feed))
       api.use(API_PREFIX, pagesMiddleware(store))
-      api.use(API_PREFIX, locksMiddleware(locks))
+      api.use(API_PREFIX, locksMiddleware(locks, site.srcDir))
       for (const middleware of checkpointsMiddleware(checkpoints)) api.use(API_PREFIX, middleware)
       // 3. The model gateway: the API key stays in this process.
       for (const middleware of llmMiddleware(gateway)) api.use(API_PREFIX, middleware)

@@ -1,0 +1,42 @@
+import fs from 'node:fs/promises'
+import path from 'node:path'
+import { build } from 'vitepress'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { copySite, REPO_ROOT } from '../helpers/dev-server.js'
+
+let root: string
+let outDir: string
+let files: { name: string; text: string }[]
+
+beforeAll(async () => {
+  root = await copySite(path.join(REPO_ROOT, 'docs'))
+  await build(root)
+  outDir = path.join(root, '.vitepress/dist')
+  const names = (await fs.readdir(outDir, { recursive: true })) as string[]
+  files = await Promise.all(
+    names
+      .filter((name) => /\.(html|js|css|json)$/.test(name))
+      .map(async (name) => ({ name, text: await fs.readFile(path.join(outDir, name), 'utf8') })),
+  )
+}, 180_000)
+
+afterAll(async () => {
+  await fs.rm(root, { recursive: true, force: true })
+})
+
+describe('vitepress build of the demo blog', () => {
+  it('renders every page', () => {
+    const pages = files.filter((file) => file.name.endsWith('.html')).map((file) => file.name)
+    expect(pages).toEqual(expect.arrayContaining(['index.html', 'about-metablog.html', 'posts/atomic-file-writes.html', 'zh/llm-streaming-principles.html']))
+    expect(pages.length).toBeGreaterThanOrEqual(12)
+  })
+
+  it('ships no API route, no token and no writer UI', () => {
+    for (const file of files) {
+      expect(file.text, file.name).not.toContain('__metablog')
+      expect(file.text, file.name).not.toContain('metablog-token')
+      expect(file.text, file.name).not.toContain('X-MetaBlog-Token')
+      expect(file.text, file.name).not.toContain('Open MetaBlog assistant')
+    }
+  })
+})

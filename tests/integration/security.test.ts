@@ -1,0 +1,192 @@
+import fs from 'node:fs/promises'
+import http from 'node:http'
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { API_PREFIX, TOKEN_HEADER } from '../../plugin/protocol.js'
+import { startDevServer, type DevServer } from '../helpers/dev-server.js'
+import { snapshotTree } from '../helpers/tree.js'
+
+let dev: DevServer
+let outside: string
+let before: { site: Record<string, string>; outside: Record<string, string> }
+
+beforeAll(async () => {
+  dev = await startDevServer()
+  outside = `${dev.root}-outside`
+  await fs.mkdir(outside, { recursive: true })
+  await fs.writeFile(path.join(outside, 'secret.md'), 'secret\n')
+  await fs.symlink(outside, path.join(dev.root, 'escape'))
+  before = { site: await snapshotTree(dev.root), outside: await snapshotTree(outside) }
+})
+
+afterAll(async () => {
+  await dev?.close()
+  await fs.rm(outside, { recursive: true, force: true })
+})
+
+async function expectNothingChanged() {
+  expect(await snapshotTree(dev.root)).toEqual(before.site)
+  expect(await snapshotTree(outside)).toEqual(before.outside)
+  await expect(fs.access(path.join(dev.root, '..', 'pwned.md'))).rejects.toThrow()
+}
+
+/** A raw request, so Host and other headers are exactly what a hostile client would send. */
+function rawRequest(options: { method?: string; path: string; headers: Record<string, string | number>; body?: string | Buffer }) {
+  return new Promise<{ status: number; json: any }>((resolve, reject) => {
+    const request = http.request(
+      { host: '127.0.0.1', port: dev.port, method: options.method ?? 'GET', path: options.path, headers: options.headers },
+      (response) => {
+        const chunks: Buffer[] = []
+        response.on('data', (chunk: Buffer) => chunks.push(chunk))
+        response.on('end', () => resolve({ status: response.statusCode!, json: JSON.parse(Buffer.concat(chunks).toString() || 'null') }))
+      },
+    )
+    request.on('error', reject)
+    request.end(options.body)
+  })
+}
+
+const HOSTILE_PATHS = [
+  '../pwned.md',
+  '../../etc/passwd.md',
+  'guide/../../pwned.md',
+  '%2e%2e/pwned.md',
+  '%252e%252e%252fpwned.md',
+  '..%2fpwned.md',
+  '/etc/passwd.md',
+  '/tmp/pwned.md',
+  'guide\\..\\..\\pwned.md',
+  'C:/Windows/pwned.md',
+  'C:\\pwned.md',
+  'pwned.md\u0000.txt',
+  'guide/pwned\u0000.md',
+  '.vitepress/config.md',
+  '.vitepress/theme/index.md',
+  'node_modules/pwned.md',
+  '.git/pwned.md',
+  'guide/.hidden/pwned.md',
+  'index.js',
+  'guide/page.html',
+  'index.md.',
+  'guide./pwned.md',
+  'escape/secret.md',
+  'escape/new-page.md',
+  './index.md',
+  'guide//pwned.md',
+  '',
+  'file:///etc/passwd.md',
+  `${'a'.repeat(600)}.md`,
+  '.md',
+  'index.MD',
+  'guide/ pwned.md',
+]
+
+describe('hostile paths', () => {
+  it(`has at least 25 cases`, () => {
+    expect(HOSTILE_PATHS.length).toBeGreaterThanOrEqual(25)
+  })
+
+  it.each(HOSTILE_PATHS.map((item) => [JSON.stringify(item), item]))('%s is refused by every route with 400 ERR_BAD_PATH', async (_label, hostile) => {
+    const query = `?path=${encodeURIComponent(hostile)}`
+    const responses = [
+      await dev.api(`/files${query}`),
+      await dev.api('/files', { method: 'PUT', json: { path: hostile, content: 'pwned' }, headers: { 'If-None-Match': '*' } }),
+      await dev.api('/files', { method: 'PUT', json: { path: hostile, content: 'pwned' }, headers: { 'If-Match': '"x"' } }),
+      await dev.api(`/files${query}`, { method: 'DELETE', headers: { 'If-Match': '"x"' } }),
+      await dev.api('/locks', { method: 'POST', json: { path: hostile, taskId: 'task-1' } }),
+    ]
+    for (const response of responses) {
+      expect(response.status).toBe(400)
+      expect(response.json.error.code).toBe('ERR_BAD_PATH')
+    }
+    await expectNothingChanged()
+  })
+})
+
+describe('the security gate', () => {
+  const create = { path: 'gate.md', content: 'should never be written' }
+  const body = JSON.stringify(create)
+
+  it('refuses a spoofed Host before anything else', async () => {
+    for (const host of ['evil.example', 'localhost.evil.example', '127.0.0.1.nip.io', `evil.example:${dev.port}`]) {
+      const response = await rawRequest({
+        method: 'PUT',
+        path: `${API_PREFIX}/files`,
+        headers: { Host: host, [TOKEN_HEADER]: dev.token, 'Content-Type': 'application/json', 'If-None-Match': '*' },
+        body,
+      })
+      expect(response.status).toBe(403)
+      expect(response.json.error.code).toBe('ERR_HOST')
+    }
+    await expectNothingChanged()
+  })
+
+  it('accepts the local host names', async () => {
+    for (const host of [`localhost:${dev.port}`, `127.0.0.1:${dev.port}`, `[::1]:${dev.port}`, `blog.localhost:${dev.port}`]) {
+      const response = await rawRequest({ path: `${API_PREFIX}/pages`, headers: { Host: host, [TOKEN_HEADER]: dev.token } })
+      expect(response.status).toBe(200)
+    }
+  })
+
+  it('refuses a foreign Origin, even another local port', async () => {
+    for (const origin of ['http://evil.example', `http://localhost:${dev.port + 1}`, 'null', `https://127.0.0.1:${dev.port}`]) {
+      const response = await dev.api('/files', { method: 'PUT', json: create, headers: { Origin: origin, 'If-None-Match': '*' } })
+      expect(response.status).toBe(403)
+      expect(response.json.error.code).toBe('ERR_ORIGIN')
+    }
+    const own = await dev.api('/pages', { headers: { Origin: dev.origin } })
+    expect(own.status).toBe(200)
+    await expectNothingChanged()
+  })
+
+  it('refuses a missing or wrong token', async () => {
+    const missing = await rawRequest({ path: `${API_PREFIX}/files?path=index.md`, headers: { Host: `127.0.0.1:${dev.port}` } })
+    expect(missing).toMatchObject({ status: 403, json: { error: { code: 'ERR_TOKEN' } } })
+    for (const token of ['wrong', `${dev.token}x`, dev.token.slice(0, -1), '']) {
+      const response = await dev.api('/files', { method: 'PUT', json: create, headers: { [TOKEN_HEADER]: token, 'If-None-Match': '*' } })
+      expect(response.status).toBe(403)
+      expect(response.json.error.code).toBe('ERR_TOKEN')
+    }
+    await expectNothingChanged()
+  })
+
+  it('refuses a non-JSON content type, an oversized body and broken JSON', async () => {
+    const plain = await dev.api('/files', { method: 'PUT', body, headers: { 'Content-Type': 'text/plain', 'If-None-Match': '*' } })
+    expect(plain.status).toBe(415)
+    expect(plain.json.error.code).toBe('ERR_CONTENT_TYPE')
+
+    const huge = await dev.api('/files', {
+      method: 'PUT',
+      json: { path: 'gate.md', content: 'x'.repeat(3 * 1024 * 1024) },
+      headers: { 'If-None-Match': '*' },
+    })
+    expect(huge.status).toBe(413)
+    expect(huge.json.error.code).toBe('ERR_TOO_LARGE')
+
+    const chunked = await rawRequest({
+      method: 'PUT',
+      path: `${API_PREFIX}/files`,
+      headers: { Host: `127.0.0.1:${dev.port}`, [TOKEN_HEADER]: dev.token, 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked', 'If-None-Match': '*' },
+      body: Buffer.alloc(3 * 1024 * 1024, 32),
+    })
+    expect(chunked).toMatchObject({ status: 413, json: { error: { code: 'ERR_TOO_LARGE' } } })
+
+    const broken = await dev.api('/files', { method: 'PUT', body: '{"path": "gate.md", "content": ', headers: { 'Content-Type': 'application/json', 'If-None-Match': '*' } })
+    expect(broken.status).toBe(400)
+    expect(broken.json.error.code).toBe('ERR_BAD_JSON')
+    await expectNothingChanged()
+  })
+
+  it('checks in the contract order: host, then origin, then token', async () => {
+    const all = await rawRequest({ path: `${API_PREFIX}/pages`, headers: { Host: 'evil.example', Origin: 'http://evil.example' } })
+    expect(all.json.error.code).toBe('ERR_HOST')
+    const originAndToken = await rawRequest({ path: `${API_PREFIX}/pages`, headers: { Host: `127.0.0.1:${dev.port}`, Origin: 'http://evil.example' } })
+    expect(originAndToken.json.error.code).toBe('ERR_ORIGIN')
+  })
+
+  it('serves the token only in the dev page meta tag', async () => {
+    const page = await (await fetch(`${dev.origin}/guide/getting-started`)).text()
+    expect(page).toContain(`<meta name="metablog-token" content="${dev.token}">`)
+    expect(dev.token.length).toBeGreaterThanOrEqual(43)
+  })
+})

@@ -1,0 +1,91 @@
+import fs from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { MetaBlogError } from '../../../server/errors.js'
+import { checkPagePath, resolvePagePath } from '../../../server/safe-path.js'
+
+let site: string
+let outside: string
+
+beforeAll(async () => {
+  const base = await fs.mkdtemp(path.join(os.tmpdir(), 'metablog-safe-path-'))
+  site = path.join(base, 'site')
+  outside = path.join(base, 'outside')
+  await fs.mkdir(path.join(site, 'posts'), { recursive: true })
+  await fs.mkdir(outside)
+  await fs.writeFile(path.join(outside, 'secret.md'), 'secret')
+  await fs.symlink(outside, path.join(site, 'escape'))
+  await fs.symlink(path.join(outside, 'secret.md'), path.join(site, 'posts', 'linked.md'))
+  await fs.mkdir(path.join(site, 'inner'))
+  await fs.symlink(path.join(site, 'inner'), path.join(site, 'alias'))
+})
+
+afterAll(async () => {
+  await fs.rm(path.dirname(site), { recursive: true, force: true })
+})
+
+function codeOf(action: () => unknown): string | undefined {
+  try {
+    action()
+  } catch (error) {
+    return (error as MetaBlogError).code
+  }
+  return undefined
+}
+
+describe('checkPagePath', () => {
+  it.each(['index.md', 'posts/hello.md', 'zh/你好.md', 'a b/c-d_e.md', 'notes/v1.2.md'])('accepts %s', (input) => {
+    expect(checkPagePath(input)).toBe(input)
+  })
+
+  it.each([
+    ['', 'empty'],
+    ['posts/hello.txt', 'not markdown'],
+    ['posts/hello.MD', 'upper-case extension'],
+    ['/etc/passwd.md', 'absolute'],
+    ['../up.md', 'parent'],
+    ['posts/../../up.md', 'inner parent'],
+    ['./index.md', 'dot segment'],
+    ['posts//hello.md', 'empty segment'],
+    ['posts\\hello.md', 'backslash'],
+    ['C:/hello.md', 'drive letter'],
+    ['posts/%2e%2e/hello.md', 'encoded dots'],
+    ['hello.md\u0000.md', 'NUL'],
+    ['.vitepress/config.md', 'vitepress folder'],
+    ['node_modules/x/readme.md', 'node_modules'],
+    ['posts/.hidden/x.md', 'dot folder'],
+    ['posts./x.md', 'trailing dot folder'],
+    ['hello.md.', 'trailing dot'],
+    [' posts/x.md', 'leading space'],
+    ['x'.repeat(600) + '.md', 'too long'],
+  ])('rejects %j (%s)', (input) => {
+    expect(codeOf(() => checkPagePath(input))).toBe('ERR_BAD_PATH')
+  })
+
+  it('rejects non-strings', () => {
+    expect(codeOf(() => checkPagePath(42))).toBe('ERR_BAD_PATH')
+    expect(codeOf(() => checkPagePath(undefined))).toBe('ERR_BAD_PATH')
+  })
+})
+
+describe('resolvePagePath', () => {
+  it('joins a good path onto the real source dir', async () => {
+    const resolved = await resolvePagePath(site, 'posts/new.md')
+    expect(resolved.relative).toBe('posts/new.md')
+    expect(resolved.absolute).toBe(path.join(await fs.realpath(site), 'posts', 'new.md'))
+  })
+
+  it('refuses a folder symlink that leaves the site, for existing and new pages', async () => {
+    await expect(resolvePagePath(site, 'escape/secret.md')).rejects.toMatchObject({ code: 'ERR_BAD_PATH' })
+    await expect(resolvePagePath(site, 'escape/new/deeper.md')).rejects.toMatchObject({ code: 'ERR_BAD_PATH' })
+  })
+
+  it('refuses a page symlink that points outside', async () => {
+    await expect(resolvePagePath(site, 'posts/linked.md')).rejects.toMatchObject({ code: 'ERR_BAD_PATH' })
+  })
+
+  it('allows a symlink that stays inside the site', async () => {
+    await expect(resolvePagePath(site, 'alias/page.md')).resolves.toMatchObject({ relative: 'alias/page.md' })
+  })
+})
