@@ -9,7 +9,10 @@ export interface MetaBlogOptions {
   lockTtlMs?: number
   /** How long checkpoints of unfinished tasks are kept, in ms. Default 24 hours. */
   checkpointMaxAgeMs?: number
-  /** The model: overrides OPENAI_API_KEY, OPENAI_BASE_URL and METABLOG_MODEL from the environment or .env. */
+  /**
+   * The model: `apiKey`, `baseURL` and `model` override OPENAI_API_KEY, OPENAI_BASE_URL and
+   * METABLOG_MODEL from the environment or .env; also prices, the Ollama probe, retries and timeouts.
+   */
   llm?: LlmOptions
 }
 

@@ -122,11 +122,21 @@ export interface CheckpointsResponse {
 
 // --- llm -----------------------------------------------------------------------
 
+/** A model's list price in US dollars per million tokens. */
+export interface ModelPrice {
+  input: number
+  output: number
+}
+
 export interface LlmStatusResponse {
   configured: boolean
   provider: string | null
   model: string | null
   baseURLHost: string | null
+  /** Known prices (built-in table merged with the `llm.prices` option), keyed by lowercase model name. */
+  prices: Record<string, ModelPrice>
+  /** When no model is configured: the steps to configure one. */
+  instructions: string | null
 }
 
 // --- knowledge: graph and search ---------------------------------------------------

@@ -1,30 +1,151 @@
-// STUB — to be implemented (issue 3).
 import type { ServerResponse } from 'node:http'
-import type { IncomingMessage } from 'node:http'
-import type { LlmStatusResponse } from '../../plugin/protocol.js'
+import OpenAI from 'openai'
+import type { LlmStatusResponse, ModelPrice } from '../../plugin/protocol.js'
 import { MetaBlogError } from '../errors.js'
+import { sendError } from '../http.js'
+import { configFromSettings, hostOf, readSettings, setupInstructions, type LlmConfig, type LlmSettings, type LlmTarget } from './config.js'
+import { idleTimeoutError, redact, toContractError, type FailureContext } from './errors.js'
+import { Exchange } from './exchange.js'
+import { createOllamaProbe, type OllamaOptions } from './ollama.js'
+import { mergePrices } from './prices.js'
+import { endWithError, relay } from './relay.js'
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry.js'
 
-export interface LlmOptions {
-  apiKey?: string
-  baseURL?: string
-  model?: string
+export interface LlmOptions extends LlmSettings {
+  /** Prices in US dollars per million tokens, merged over the built-in table. */
+  prices?: Record<string, ModelPrice>
+  /** Where to look for a local Ollama when nothing is configured; false never looks. */
+  ollama?: false | OllamaOptions
+  /** Retries of 429, 5xx and connection failures, only before the first byte reaches the page. */
+  retry?: Partial<RetryPolicy>
+  /** A stream that sends nothing for this long is stopped, in ms. Default 120 s. */
+  idleTimeoutMs?: number
+  /** Longest wait for the upstream's answer to begin (a whole non-streamed answer), in ms. Default 10 min. */
+  requestTimeoutMs?: number
+}
+
+export interface LlmGatewayOptions {
+  llm?: LlmOptions
+  /** The folder whose .env files are read: the site's root. */
+  envDir: string
+  log: (message: string) => void
+  /** The process environment; tests pass their own. */
+  env?: NodeJS.ProcessEnv
 }
 
 export interface LlmGateway {
   status(): Promise<LlmStatusResponse>
   /** Proxies one chat-completions request (its parsed JSON body) and streams the answer back. */
-  chatCompletions(request: IncomingMessage, body: unknown, response: ServerResponse): Promise<void>
+  chatCompletions(body: unknown, response: ServerResponse): Promise<void>
+  /** Aborts every upstream call in flight. */
   close(): void
 }
 
-export function createLlmGateway(_options: { llm?: LlmOptions; envDir: string; log: (message: string) => void }): LlmGateway {
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+/** The page's body with the default model filled in, and usage requested for streams. */
+export function prepareRequest(body: unknown, defaultModel: string | null): Record<string, unknown> {
+  if (!isRecord(body) || !Array.isArray(body.messages) || body.messages.length === 0) {
+    throw new MetaBlogError('ERR_LLM_BAD_REQUEST', 'Send a chat-completions body with a non-empty "messages" array, as the OpenAI API expects.')
+  }
+  if (body.model !== undefined && body.model !== null && typeof body.model !== 'string') {
+    throw new MetaBlogError('ERR_LLM_BAD_REQUEST', '"model" must be a string, or left out to use the configured model.')
+  }
+  const model = body.model || defaultModel
+  if (!model) {
+    throw new MetaBlogError('ERR_LLM_BAD_REQUEST', 'No model was given and none is configured: set METABLOG_MODEL in the .env beside your site, or pass "model".')
+  }
+  const params: Record<string, unknown> = { ...body, model }
+  if (body.stream === true) params.stream_options = { ...(isRecord(body.stream_options) ? body.stream_options : {}), include_usage: true }
+  return params
+}
+
+export function createLlmGateway(options: LlmGatewayOptions): LlmGateway {
+  const llm = options.llm ?? {}
+  const { envDir, log } = options
+  const settings = readSettings(llm, envDir, options.env)
+  const fixed = configFromSettings(settings, envDir)
+  const probeOllama = llm.ollama === false ? null : createOllamaProbe(llm.ollama ?? {}, envDir, settings.model)
+  const prices = mergePrices(llm.prices, log)
+  const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...llm.retry }
+  const idleTimeoutMs = llm.idleTimeoutMs ?? 120_000
+  const requestTimeoutMs = llm.requestTimeoutMs ?? 600_000
+  const secrets = settings.apiKey ? [settings.apiKey] : []
+  const active = new Set<Exchange>()
+  const clients = new WeakMap<LlmTarget, OpenAI>()
+  let announced = ''
+
+  async function resolveConfig(): Promise<LlmConfig> {
+    const config = fixed ?? (probeOllama ? await probeOllama() : { configured: false as const, instructions: setupInstructions(envDir) })
+    const line = config.configured
+      ? `[metablog] model: ${config.model ?? '(none by default)'} at ${hostOf(config.baseURL)} (${config.provider})`
+      : '[metablog] no model is configured; the AI co-author explains how to set one up.'
+    if (line !== announced) log((announced = line))
+    return config
+  }
+
+  function clientFor(target: LlmTarget): OpenAI {
+    let client = clients.get(target)
+    if (!client) {
+      client = new OpenAI({
+        // Local servers need no key; the SDK insists on one, so they get a placeholder.
+        apiKey: target.apiKey ?? 'no-key',
+        baseURL: target.baseURL,
+        maxRetries: 0,
+        timeout: requestTimeoutMs,
+        // The SDK's own logging could print request details; the gateway reports failures itself.
+        logLevel: 'off',
+      })
+      clients.set(target, client)
+    }
+    return client
+  }
+
+  function fail(error: unknown, exchange: Exchange, response: ServerResponse, context: FailureContext): void {
+    // Nobody is left to tell when the page went away.
+    if (exchange.stopped === 'page') {
+      response.destroy()
+      return
+    }
+    const contract =
+      exchange.stopped === 'idle'
+        ? idleTimeoutError(context, idleTimeoutMs)
+        : exchange.stopped === 'server'
+          ? new MetaBlogError('ERR_LLM_UPSTREAM', 'The dev server stopped while the model was answering. Start it again and retry.')
+          : toContractError(error, context)
+    log(`[metablog] model request failed: ${redact(contract.message, secrets)}`)
+    if (response.headersSent) endWithError(response, contract)
+    else sendError(response, contract)
+  }
+
   return {
     async status() {
-      return { configured: false, provider: null, model: null, baseURLHost: null }
+      const config = await resolveConfig()
+      if (!config.configured) return { configured: false, provider: null, model: null, baseURLHost: null, prices, instructions: config.instructions }
+      return { configured: true, provider: config.provider, model: config.model, baseURLHost: hostOf(config.baseURL), prices, instructions: null }
     },
-    async chatCompletions() {
-      throw new MetaBlogError('ERR_LLM_UNCONFIGURED', 'No model is configured.')
+
+    async chatCompletions(body, response) {
+      const config = await resolveConfig()
+      if (!config.configured) throw new MetaBlogError('ERR_LLM_UNCONFIGURED', config.instructions)
+      const params = prepareRequest(body, config.model)
+      const context: FailureContext = { host: hostOf(config.baseURL), baseURL: config.baseURL, model: params.model as string, secrets }
+      const exchange = new Exchange(response, idleTimeoutMs)
+      active.add(exchange)
+      try {
+        await relay(params, response, exchange, { client: clientFor(config), policy, requestTimeoutMs, context, log })
+      } catch (error) {
+        fail(error, exchange, response, context)
+      } finally {
+        exchange.dispose()
+        active.delete(exchange)
+      }
     },
-    close() {},
+
+    close() {
+      for (const exchange of active) exchange.stop('server')
+    },
   }
 }

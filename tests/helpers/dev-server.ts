@@ -30,10 +30,30 @@ export async function copySite(source = FIXTURE_SITE): Promise<string> {
 
 export type DevServer = Awaited<ReturnType<typeof startDevServer>>
 
+/**
+ * Runs `action` with some process.env variables set (undefined: removed), then restores them.
+ * The site config and the plugin read the environment while the server is created.
+ */
+export async function withEnv<T>(env: Record<string, string | undefined>, action: () => Promise<T>): Promise<T> {
+  const saved = Object.fromEntries(Object.keys(env).map((key) => [key, process.env[key]]))
+  const assign = (values: Record<string, string | undefined>) => {
+    for (const [key, value] of Object.entries(values)) {
+      if (value === undefined) delete process.env[key]
+      else process.env[key] = value
+    }
+  }
+  assign(env)
+  try {
+    return await action()
+  } finally {
+    assign(saved)
+  }
+}
+
 /** Starts the real VitePress dev server over a temp copy of a site, on 127.0.0.1 and a free port. */
-export async function startDevServer(options: { site?: string; root?: string } = {}) {
+export async function startDevServer(options: { site?: string; root?: string; env?: Record<string, string | undefined> } = {}) {
   const root = options.root ?? (await copySite(options.site))
-  const server = await createServer(root, { host: '127.0.0.1', port: 0, strictPort: false })
+  const server = await withEnv(options.env ?? {}, () => createServer(root, { host: '127.0.0.1', port: 0, strictPort: false }))
   await server.listen()
   const { port } = server.httpServer!.address() as AddressInfo
   const origin = `http://127.0.0.1:${port}`

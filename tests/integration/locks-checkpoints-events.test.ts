@@ -3,7 +3,7 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startDevServer, type DevServer } from '../helpers/dev-server.js'
 
-const LOCK_TTL_MS = 400
+const LOCK_TTL_MS = 2000
 let dev: DevServer
 
 beforeAll(async () => {

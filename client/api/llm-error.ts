@@ -1,0 +1,40 @@
+import { APIConnectionError, APIError, APIUserAbortError } from 'openai'
+import type { ErrorCode } from '../../plugin/protocol'
+
+/** Contract codes, plus one for when the dev server itself cannot be reached. */
+export type LlmErrorCode = ErrorCode | 'ERR_NETWORK'
+
+/** A model call that failed: the contract's code and a message that says what to do. */
+export class LlmError extends Error {
+  readonly code: LlmErrorCode
+  readonly status: number | undefined
+
+  constructor(code: LlmErrorCode, message: string, status?: number) {
+    super(message)
+    this.name = 'LlmError'
+    this.code = code
+    this.status = status
+  }
+}
+
+function isContractCode(code: unknown): code is ErrorCode {
+  return typeof code === 'string' && code.startsWith('ERR_')
+}
+
+/** The error a model call throws, or the abort reason when the caller stopped it. */
+export function toLlmError(error: unknown, signal?: AbortSignal): unknown {
+  if (signal?.aborted) return signal.reason
+  if (error instanceof LlmError) return error
+  if (error instanceof APIUserAbortError) return new DOMException('The model call was aborted.', 'AbortError')
+  if (error instanceof APIConnectionError) {
+    return new LlmError('ERR_NETWORK', 'The dev server did not answer. Is `vitepress dev` still running? Restart it and reload the page.')
+  }
+  if (error instanceof APIError) {
+    const body = error.error as { code?: unknown; message?: unknown } | undefined
+    const message = typeof body?.message === 'string' ? body.message : error.message
+    const code = body?.code
+    if (isContractCode(code)) return new LlmError(code, message, error.status)
+    return new LlmError(error.status === 429 ? 'ERR_LLM_RATE_LIMIT' : 'ERR_LLM_UPSTREAM', message, error.status)
+  }
+  return error
+}

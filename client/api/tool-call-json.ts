@@ -1,0 +1,105 @@
+export type ParsedArguments =
+  | { ok: true; value: Record<string, unknown>; repaired: boolean }
+  | { ok: false; error: string }
+
+const CONTROL_ESCAPES: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t', '\b': '\\b', '\f': '\\f' }
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+function tryParse(text: string): { value: unknown } | null {
+  try {
+    return { value: JSON.parse(text) }
+  } catch {
+    return null
+  }
+}
+
+/**
+ * Escapes raw control characters inside strings (models often put real newlines in Markdown
+ * arguments) and drops trailing commas before a closing bracket. Neither changes meaning.
+ */
+function tidy(text: string): string {
+  let out = ''
+  let inString = false
+  let escaped = false
+  for (let index = 0; index < text.length; index++) {
+    const char = text[index]!
+    if (inString) {
+      if (escaped) escaped = false
+      else if (char === '\\') escaped = true
+      else if (char === '"') inString = false
+      else if (char < ' ') {
+        out += CONTROL_ESCAPES[char] ?? `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`
+        continue
+      }
+      out += char
+      continue
+    }
+    if (char === '"') inString = true
+    if (char === ',') {
+      const next = text.slice(index + 1).trimStart()[0]
+      if (next === '}' || next === ']') continue
+    }
+    out += char
+  }
+  return out
+}
+
+/** Splits `{…}{…}` into its top-level values; null when the text is not a run of whole values. */
+function topLevelValues(text: string): string[] | null {
+  const values: string[] = []
+  let depth = 0
+  let start = -1
+  let inString = false
+  let escaped = false
+  for (let index = 0; index < text.length; index++) {
+    const char = text[index]!
+    if (inString) {
+      if (escaped) escaped = false
+      else if (char === '\\') escaped = true
+      else if (char === '"') inString = false
+      continue
+    }
+    if (char === '"') inString = true
+    else if (char === '{' || char === '[') {
+      if (depth === 0) start = index
+      depth++
+    } else if (char === '}' || char === ']') {
+      depth--
+      if (depth < 0) return null
+      if (depth === 0) values.push(text.slice(start, index + 1))
+    } else if (depth === 0 && !/\s/.test(char)) return null
+  }
+  return depth === 0 && !inString ? values : null
+}
+
+/**
+ * Tool-call arguments as an object, repairing only what has one possible meaning: code fences,
+ * raw newlines in strings, trailing commas, double-encoded JSON, and `{}` or a repeat glued
+ * before the real object. Truncated JSON is never "completed": a cut-off argument is an error.
+ */
+export function parseToolArguments(text: string): ParsedArguments {
+  const trimmed = text.trim()
+  if (trimmed === '') return { ok: true, value: {}, repaired: false }
+  const direct = tryParse(trimmed)
+  if (direct && isObject(direct.value)) return { ok: true, value: direct.value, repaired: false }
+  if (direct && typeof direct.value === 'string') {
+    const inner = tryParse(direct.value)
+    if (inner && isObject(inner.value)) return { ok: true, value: inner.value, repaired: true }
+  }
+  if (direct) return { ok: false, error: 'The tool arguments are JSON but not an object.' }
+
+  const unfenced = /^```(?:json)?\s*([\s\S]*?)\s*```$/i.exec(trimmed)?.[1] ?? trimmed
+  const tidied = tidy(unfenced)
+  const repaired = tryParse(tidied)
+  if (repaired && isObject(repaired.value)) return { ok: true, value: repaired.value, repaired: true }
+
+  const parts = topLevelValues(tidied)?.map((part) => tryParse(part)?.value)
+  if (parts && parts.length > 1 && parts.every(isObject)) {
+    const distinct = [...new Set(parts.filter((part) => Object.keys(part).length > 0).map((part) => JSON.stringify(part)))]
+    if (distinct.length === 1) return { ok: true, value: JSON.parse(distinct[0]!) as Record<string, unknown>, repaired: true }
+  }
+  return { ok: false, error: `The tool arguments are not valid JSON and cannot be safely repaired: ${trimmed.slice(0, 120)}` }
+}

@@ -1,0 +1,77 @@
+import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai'
+import { describe, expect, it } from 'vitest'
+import { MetaBlogError } from '../../../../server/errors.js'
+import { StreamCutError, judgeFailure, redact, toContractError, type FailureContext } from '../../../../server/llm/errors.js'
+
+const KEY = 'sk-unit-secret-0123456789'
+const context: FailureContext = { host: 'api.example.com', baseURL: 'https://api.example.com/v1', model: 'gpt-x', secrets: [KEY] }
+
+function statusError(status: number, message: string, headers: Record<string, string> = {}, code: string | null = null): APIError {
+  return APIError.generate(status, { error: { message, type: 'x', code } }, undefined, new Headers(headers))
+}
+
+describe('redact', () => {
+  it('removes the key, bearer tokens and key-shaped strings', () => {
+    expect(redact(`bad key ${KEY}!`, [KEY])).toBe('bad key [redacted]!')
+    expect(redact('Authorization: Bearer abc.def-ghi', [])).toBe('Authorization: Bearer [redacted]')
+    expect(redact('Incorrect API key provided: sk-proj-abcdefgh1234', [])).toBe('Incorrect API key provided: sk-[redacted]')
+    expect(redact('nothing secret here', [KEY])).toBe('nothing secret here')
+    expect(redact(redact('(you sent Bearer abc123).', []), [])).toBe('(you sent Bearer [redacted]).')
+  })
+})
+
+describe('judgeFailure', () => {
+  it('retries 429, 5xx, connection failures and cut streams, nothing else', () => {
+    expect(judgeFailure(statusError(429, 'slow down', { 'retry-after': '2' }))).toEqual({ retryable: true, retryAfterMs: 2000 })
+    expect(judgeFailure(statusError(503, 'overloaded'))).toEqual({ retryable: true, retryAfterMs: undefined })
+    expect(judgeFailure(new APIConnectionError({ message: 'Connection error.' }))).toEqual({ retryable: true })
+    expect(judgeFailure(new StreamCutError(new Error('terminated')))).toEqual({ retryable: true })
+    expect(judgeFailure(new APIConnectionTimeoutError())).toEqual({ retryable: false })
+    expect(judgeFailure(statusError(401, 'bad key'))).toEqual({ retryable: false })
+    expect(judgeFailure(statusError(400, 'bad request'))).toEqual({ retryable: false })
+    expect(judgeFailure(statusError(429, 'no money', {}, 'insufficient_quota'))).toEqual({ retryable: false })
+  })
+})
+
+describe('toContractError', () => {
+  it('maps upstream auth failures to ERR_LLM_AUTH and never repeats the key', () => {
+    const error = toContractError(statusError(401, `Incorrect API key provided: ${KEY}`), context)
+    expect(error).toBeInstanceOf(MetaBlogError)
+    expect(error.code).toBe('ERR_LLM_AUTH')
+    expect(error.message).toContain('api.example.com')
+    expect(error.message).toContain('OPENAI_API_KEY')
+    expect(error.message).not.toContain(KEY)
+  })
+
+  it('maps 429 to ERR_LLM_RATE_LIMIT, saying how long the provider asks to wait', () => {
+    const error = toContractError(statusError(429, 'Rate limit reached', { 'retry-after': '30' }), context)
+    expect(error.code).toBe('ERR_LLM_RATE_LIMIT')
+    expect(error.message).toContain('asks to wait 30 s')
+    expect(toContractError(statusError(429, 'quota', {}, 'insufficient_quota'), context).message).toContain('no quota left')
+  })
+
+  it('maps 4xx to ERR_LLM_BAD_REQUEST, 404 naming the model and base URL', () => {
+    const notFound = toContractError(statusError(404, 'The model `gpt-x` does not exist'), context)
+    expect(notFound.code).toBe('ERR_LLM_BAD_REQUEST')
+    expect(notFound.message).toContain('METABLOG_MODEL (now "gpt-x")')
+    expect(toContractError(statusError(400, 'messages is required'), context)).toMatchObject({ code: 'ERR_LLM_BAD_REQUEST' })
+  })
+
+  it('maps 5xx, cut streams, timeouts and unreachable hosts', () => {
+    expect(toContractError(statusError(500, 'oops'), context)).toMatchObject({ code: 'ERR_LLM_UPSTREAM' })
+    expect(toContractError(new StreamCutError(new Error('terminated')), context)).toMatchObject({ code: 'ERR_LLM_UPSTREAM' })
+    expect(toContractError(new APIConnectionTimeoutError(), context)).toMatchObject({ code: 'ERR_LLM_TIMEOUT' })
+    const cause = Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) })
+    const unreachable = toContractError(new APIConnectionError({ message: 'Connection error.', cause }), context)
+    expect(unreachable.code).toBe('ERR_LLM_UNREACHABLE')
+    expect(unreachable.message).toContain('api.example.com (ECONNREFUSED)')
+    const local = toContractError(new APIConnectionError({ message: 'Connection error.' }), { ...context, baseURL: 'http://127.0.0.1:11434/v1' })
+    expect(local.message).toContain('ollama serve')
+  })
+
+  it('redacts anything unexpected', () => {
+    const error = toContractError(new Error(`weird failure with ${KEY}`), context)
+    expect(error.code).toBe('ERR_LLM_UPSTREAM')
+    expect(error.message).not.toContain(KEY)
+  })
+})
