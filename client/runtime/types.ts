@@ -1,0 +1,120 @@
+// The shapes a skill and the runtime share. Framework-free: the Vue layer adapts ChatState.
+import type { ChatCompletionMessageParam } from 'openai/resources'
+import type { MetaBlogApi } from '../api/metablog-api'
+import type { CostTotals } from './cost-tracker'
+import type { Intent, IntentParams } from './intent-types'
+import type { AgentState } from './state-machine'
+
+export interface TaskInputs {
+  text: string
+  intent: Intent
+  params: IntentParams
+  currentFile?: string
+  selectedText?: string
+}
+
+/** A change to a page that waits for the author, unless they chose auto-edit. */
+export interface Proposal {
+  kind: 'edit' | 'delete' | 'description' | 'links'
+  path: string
+  summary: string
+  before: string
+  after: string
+}
+
+export type ApprovalDecision = { action: 'accept'; after?: string } | { action: 'reject' }
+export type ConflictDecision = 'reapply' | 'drop'
+
+export interface ModelRequest {
+  messages: ChatCompletionMessageParam[]
+  temperature?: number
+  maxTokens?: number
+}
+
+/** The model as a skill sees it: one call, text deltas as they arrive, usage recorded for the task. */
+export interface ModelPort {
+  readonly model: string
+  complete(request: ModelRequest, options?: { onText?: (delta: string, text: string) => void }): Promise<string>
+}
+
+export interface SkillContext {
+  readonly taskId: string
+  readonly inputs: TaskInputs
+  readonly signal: AbortSignal
+  readonly api: MetaBlogApi
+  /** Null when no model is configured: skills that can, degrade. */
+  readonly model: ModelPort | null
+  /** Text the running step had streamed before the task was interrupted, to continue from. */
+  readonly resumedText: string
+  /** What an earlier finished step returned. */
+  output<T>(stepId: string): T
+  /** Says what is happening now: updates the progress bar and keeps the watchdog quiet. */
+  progress(message: string): void
+  /** The running step's streamed text so far; checkpointed about once a second. */
+  streamed(text: string): void
+  /** Saves the checkpoint now (after a page write, so the two agree). */
+  saveCheckpoint(): Promise<void>
+  /** Appends Markdown to this task's reply. */
+  say(markdown: string): void
+  /** Streams into a fresh reply message (summaries, answers). */
+  replyStream(): { append(delta: string): void; done(): void }
+  /** Records the hash of a page as the task last read or wrote it. */
+  expectHash(path: string, hash: string | null): void
+  markCreated(path: string): void
+  approve(proposal: Proposal): Promise<ApprovalDecision>
+  resolveConflict(path: string, summary: string): Promise<ConflictDecision>
+}
+
+export interface SkillStep {
+  id: string
+  title: string
+  /** Whether running this step replaces a page the task did not create (resume risk). */
+  writesExistingPage?: boolean
+  run(context: SkillContext): Promise<unknown>
+}
+
+export interface Skill {
+  name: string
+  intents: readonly Intent[]
+  /** A skill that cannot work at all without a model. */
+  needsModel: boolean
+  title(inputs: TaskInputs): string
+  steps: readonly SkillStep[]
+}
+
+export interface TaskProgress {
+  taskId: string
+  title: string
+  step: string
+  index: number
+  total: number
+  message: string
+}
+
+export interface ResumableTask {
+  taskId: string
+  skill: string
+  title: string
+  finishedSteps: number
+  totalSteps: number
+  updatedAt: number
+}
+
+export type ChatMessage =
+  | { id: string; kind: 'user'; text: string; selection?: string; file?: string }
+  | { id: string; kind: 'assistant'; taskId?: string; text: string; streaming: boolean; cost?: CostTotals }
+  | { id: string; kind: 'approval'; taskId: string; proposal: Proposal; status: 'pending' | 'accepted' | 'rejected' }
+  | { id: string; kind: 'conflict'; taskId: string; path: string; summary: string; status: 'pending' | 'reapply' | 'drop' }
+  | { id: string; kind: 'error'; taskId?: string; code: string; message: string; retryText?: string }
+  | { id: string; kind: 'setup'; text: string }
+
+/** What the runtime writes the conversation to; the Pinia store implements it with refs. */
+export interface ChatState {
+  readonly messages: readonly ChatMessage[]
+  pushMessage(message: ChatMessage): void
+  updateMessage(id: string, patch: Partial<ChatMessage>): void
+  setStatus(state: AgentState, taskId: string | null): void
+  setProgress(progress: TaskProgress | null): void
+  setResumable(tasks: ResumableTask[]): void
+  setSessionCost(cost: CostTotals): void
+}

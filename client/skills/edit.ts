@@ -1,0 +1,142 @@
+import type { Skill, SkillContext } from '../runtime/types'
+import { locateSelection } from './locate'
+import { system, user } from './prompts'
+
+interface Target {
+  path: string
+  hash: string
+  source: string
+  start: number
+  end: number
+}
+
+interface Review {
+  accepted: boolean
+  replacement: string
+}
+
+export class SkillError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message)
+  }
+}
+
+function targetPath(context: SkillContext): string {
+  const path = context.inputs.params.path ?? context.inputs.currentFile
+  if (!path) throw new SkillError('ERR_NO_PAGE', 'Open the page you want to edit, select the text, then ask again.')
+  return path
+}
+
+function locate(source: string, selection: string, path: string): { start: number; end: number } {
+  const found = locateSelection(source, selection)
+  if ('problem' in found) {
+    throw new SkillError(
+      found.problem === 'ambiguous' ? 'ERR_SELECTION_AMBIGUOUS' : 'ERR_SELECTION_NOT_FOUND',
+      found.problem === 'ambiguous'
+        ? `The selected text appears more than once in ${path}. Select a longer, unique passage and ask again.`
+        : `I could not find the selected text in ${path}. Select text from the page's own content (not the sidebar or a generated part) and ask again.`,
+    )
+  }
+  return found
+}
+
+/** edit: locate the selection in the source → rewrite it → a diff awaiting approval → save with the hash read at the start. */
+export const editSkill: Skill = {
+  name: 'edit',
+  intents: ['edit_content'],
+  needsModel: true,
+  title: (inputs) => `Edit: ${inputs.params.instruction ?? inputs.text}`,
+  steps: [
+    {
+      id: 'locate',
+      title: 'Finding the selection in the page',
+      async run(context): Promise<Target> {
+        const selection = context.inputs.selectedText
+        if (!selection?.trim()) throw new SkillError('ERR_NO_SELECTION', 'Select the text you want to change on the page, then ask again.')
+        const path = targetPath(context)
+        const { content, hash } = await context.api.readFile(path, { signal: context.signal })
+        context.expectHash(path, hash)
+        return { path, hash, source: content, ...locate(content, selection, path) }
+      },
+    },
+    {
+      id: 'rewrite',
+      title: 'Rewriting the selection',
+      async run(context): Promise<{ replacement: string }> {
+        const target = context.output<Target>('locate')
+        const original = target.source.slice(target.start, target.end)
+        const context_ = target.source.slice(Math.max(0, target.start - 600), Math.min(target.source.length, target.end + 600))
+        const replacement = await context.model!.complete({
+          messages: [
+            system('Rewrite the given Markdown passage as instructed. Keep its Markdown formatting, links and meaning. Reply with the new passage only, no quotes, no commentary.'),
+            user(`Instruction: ${context.inputs.params.instruction ?? context.inputs.text}\n\nSurrounding text, for context only:\n${context_}\n\nPassage to rewrite:\n${original}`),
+          ],
+          temperature: 0.3,
+        }, { onText: (_delta, text) => context.progress(`Rewriting… ${text.length} characters`) })
+        return { replacement: replacement.trim() }
+      },
+    },
+    {
+      id: 'review',
+      title: 'Waiting for your approval',
+      async run(context): Promise<Review> {
+        const target = context.output<Target>('locate')
+        const { replacement } = context.output<{ replacement: string }>('rewrite')
+        const decision = await context.approve({
+          kind: 'edit',
+          path: target.path,
+          summary: context.inputs.params.instruction ?? context.inputs.text,
+          before: target.source.slice(target.start, target.end),
+          after: replacement,
+        })
+        if (decision.action === 'reject') {
+          context.say('Left the page unchanged.')
+          return { accepted: false, replacement }
+        }
+        return { accepted: true, replacement: decision.after ?? replacement }
+      },
+    },
+    {
+      id: 'save',
+      title: 'Saving the change',
+      writesExistingPage: true,
+      async run(context): Promise<{ hash: string } | null> {
+        const target = context.output<Target>('locate')
+        const review = context.output<Review>('review')
+        if (!review.accepted) return null
+        const updated = target.source.slice(0, target.start) + review.replacement + target.source.slice(target.end)
+        try {
+          const { hash } = await context.api.writeFile(target.path, updated, target.hash, { signal: context.signal, taskId: context.taskId })
+          context.expectHash(target.path, hash)
+          context.say(`Updated \`${target.path}\`.`)
+          return { hash }
+        } catch (error) {
+          if ((error as { code?: string }).code !== 'ERR_STALE') throw error
+          return reapplyOnFreshText(context, target, review.replacement)
+        }
+      },
+    },
+  ],
+}
+
+/** The page changed since we read it: the author chooses to re-apply on the fresh text or drop the edit. */
+async function reapplyOnFreshText(context: SkillContext, target: Target, replacement: string): Promise<{ hash: string } | null> {
+  const decision = await context.resolveConflict(
+    target.path,
+    `${target.path} changed while this edit waited. Re-apply the edit to the current text, or drop it?`,
+  )
+  if (decision === 'drop') {
+    context.say('Dropped the edit; your newer text is untouched.')
+    return null
+  }
+  const fresh = await context.api.readFile(target.path, { signal: context.signal })
+  const span = locate(fresh.content, target.source.slice(target.start, target.end), target.path)
+  const updated = fresh.content.slice(0, span.start) + replacement + fresh.content.slice(span.end)
+  const { hash } = await context.api.writeFile(target.path, updated, fresh.hash, { signal: context.signal, taskId: context.taskId })
+  context.expectHash(target.path, hash)
+  context.say(`Re-applied the edit to the current text of \`${target.path}\`.`)
+  return { hash }
+}
