@@ -218,8 +218,7 @@ export class AgentRuntime {
       this.machine.transition('COMPLETED')
       outcome = 'COMPLETED'
       await this.api.deleteCheckpoint(run.taskId).catch(() => undefined)
-      const path = run.inputs.params.path
-      this.bus.emit('agent:taskCompleted', { taskId: run.taskId, skill: skill.name, path })
+      this.bus.emit('agent:taskCompleted', { taskId: run.taskId, skill: skill.name, path: run.path })
       this.logger.log('agent.task.completed', { taskId: run.taskId, skill: skill.name, ...this.costs.task(run.taskId) })
     } catch (error) {
       outcome = run.signal.aborted && this.machine.state === 'CANCELLED' ? 'CANCELLED' : 'ERROR'
@@ -311,6 +310,8 @@ const HELP = [
   '- **/research** a question — answer from your own posts, with links',
   '- **/graph** — backlinks, unresolved links and link suggestions for this page',
   '- **/explain** — explain the selected code or this page\'s code blocks',
+  '- **/ask** a question — answer it from your blog',
+  '- **/delete** a page — delete a post (after you confirm)',
 ].join('\n')
 
 const NO_MODEL =

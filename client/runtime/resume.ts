@@ -39,7 +39,7 @@ export async function previewResume(api: MetaBlogApi, checkpoint: Checkpoint, sk
   const inputs = checkpoint.inputs as unknown as TaskInputs
   const target = inputs.params?.path ?? inputs.currentFile
   const pending = skill.steps.filter((step) => !done.has(step.id))
-  if (target && !checkpoint.createdPaths.includes(target) && pending.some((step) => step.writesExistingPage)) {
+  if (target && !checkpoint.createdPaths.includes(target) && pending.some((step) => (typeof step.writesExistingPage === 'function' ? step.writesExistingPage(inputs) : step.writesExistingPage))) {
     reasons.push(`it will replace ${target}, which this task did not create`)
   }
   return {

@@ -64,6 +64,11 @@ export class TaskRun {
     return this.controller.signal
   }
 
+  /** The page the task is about: the one it created, else the one it was asked to work on. */
+  get path(): string | undefined {
+    return this.createdPaths[0] ?? this.inputs.params.path ?? this.inputs.currentFile
+  }
+
   get finishedCount(): number {
     return this.finished.length
   }

@@ -69,7 +69,7 @@ export interface SkillStep {
   id: string
   title: string
   /** Whether running this step replaces a page the task did not create (resume risk). */
-  writesExistingPage?: boolean
+  writesExistingPage?: boolean | ((inputs: TaskInputs) => boolean)
   run(context: SkillContext): Promise<unknown>
 }
 

@@ -1,6 +1,8 @@
 import type { Skill, SkillContext } from '../runtime/types'
 import { locateSelection } from './locate'
+import { writeChecked } from './page-write'
 import { system, user } from './prompts'
+import { SkillError } from './skill-error'
 
 interface Target {
   path: string
@@ -13,15 +15,6 @@ interface Target {
 interface Review {
   accepted: boolean
   replacement: string
-}
-
-export class SkillError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(message)
-  }
 }
 
 function targetPath(context: SkillContext): string {
@@ -107,36 +100,26 @@ export const editSkill: Skill = {
         const target = context.output<Target>('locate')
         const review = context.output<Review>('review')
         if (!review.accepted) return null
-        const updated = target.source.slice(0, target.start) + review.replacement + target.source.slice(target.end)
-        try {
-          const { hash } = await context.api.writeFile(target.path, updated, target.hash, { signal: context.signal, taskId: context.taskId })
-          context.expectHash(target.path, hash)
-          context.say(`Updated \`${target.path}\`.`)
-          return { hash }
-        } catch (error) {
-          if ((error as { code?: string }).code !== 'ERR_STALE') throw error
-          return reapplyOnFreshText(context, target, review.replacement)
-        }
+        const original = target.source.slice(target.start, target.end)
+        const result = await writeChecked(context, {
+          path: target.path,
+          content: target.source.slice(0, target.start) + review.replacement + target.source.slice(target.end),
+          hash: target.hash,
+          conflict: `${target.path} changed while this edit waited. Re-apply the edit to the current text, or drop it?`,
+          reapply(current) {
+            const span = locateSelection(current, original)
+            return 'problem' in span ? null : current.slice(0, span.start) + review.replacement + current.slice(span.end)
+          },
+        })
+        const said = {
+          written: `Updated \`${target.path}\`.`,
+          reapplied: `Re-applied the edit to the current text of \`${target.path}\`.`,
+          dropped: 'Dropped the edit; your newer text is untouched.',
+          'no-longer-fits': 'The selected text is no longer in the page, so the edit was dropped; your text is untouched.',
+        }[result.outcome]
+        context.say(said)
+        return 'hash' in result ? { hash: result.hash } : null
       },
     },
   ],
-}
-
-/** The page changed since we read it: the author chooses to re-apply on the fresh text or drop the edit. */
-async function reapplyOnFreshText(context: SkillContext, target: Target, replacement: string): Promise<{ hash: string } | null> {
-  const decision = await context.resolveConflict(
-    target.path,
-    `${target.path} changed while this edit waited. Re-apply the edit to the current text, or drop it?`,
-  )
-  if (decision === 'drop') {
-    context.say('Dropped the edit; your newer text is untouched.')
-    return null
-  }
-  const fresh = await context.api.readFile(target.path, { signal: context.signal })
-  const span = locate(fresh.content, target.source.slice(target.start, target.end), target.path)
-  const updated = fresh.content.slice(0, span.start) + replacement + fresh.content.slice(span.end)
-  const { hash } = await context.api.writeFile(target.path, updated, fresh.hash, { signal: context.signal, taskId: context.taskId })
-  context.expectHash(target.path, hash)
-  context.say(`Re-applied the edit to the current text of \`${target.path}\`.`)
-  return { hash }
 }

@@ -50,12 +50,21 @@ export function locateSelection(source: string, selection: string): Located {
   const found = occurrences(plain, needle)
   if (found.length === 0) return { problem: 'missing' }
   if (found.length > 1) return { problem: 'ambiguous' }
-  let start = map[found[0]!]!
-  let end = map[found[0]! + needle.length - 1]! + 1
-  // Take in emphasis or code marks that wrap the selection, so the replacement keeps them balanced.
-  while (start > 0 && MARKUP.has(source[start - 1]!) && MARKUP.has(source[end] ?? '')) {
-    start--
-    end++
+  return balanceMarkup(source, map[found[0]!]!, map[found[0]! + needle.length - 1]! + 1)
+}
+
+/** A span that closes a mark it does not open takes in the opening mark just before it, and the reverse. */
+function balanceMarkup(source: string, start: number, end: number): { start: number; end: number } {
+  const opened: string[] = []
+  const unopened: string[] = []
+  for (const match of source.slice(start, end).matchAll(/\*+|_+|`+|~+/g)) {
+    const run = match[0]
+    const before = source[start + match.index - 1] ?? ' '
+    if (opened.at(-1) === run) opened.pop()
+    else if (opened.length === 0 && !/\s/.test(before) && match.index > 0) unopened.push(run)
+    else opened.push(run)
   }
+  for (const run of unopened.reverse()) if (source.slice(start - run.length, start) === run) start -= run.length
+  for (const run of opened.reverse()) if (source.startsWith(run, end)) end += run.length
   return { start, end }
 }

@@ -33,7 +33,9 @@ export function setFrontMatterField(source: string, key: string, value: string):
   const line = `${key}: ${yamlString(value)}`
   const match = FRONT_MATTER.exec(source)
   if (!match) return `---\n${line}\n---\n${source}`
-  const fieldPattern = new RegExp(`^${key}:.*$`, 'm')
+  // The field's line and any indented continuation lines of a multi-line value.
+  const escaped = key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+  const fieldPattern = new RegExp(`^${escaped}:.*(?:\\n[ \\t]+.*)*$`, 'm')
   const block = fieldPattern.test(match[1]!) ? match[1]!.replace(fieldPattern, line) : `${match[1]}\n${line}`
   return `---\n${block}\n---\n${source.slice(match[0].length)}`
 }

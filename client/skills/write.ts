@@ -176,7 +176,6 @@ export const writeSkill: Skill = {
         const page = `${composeFrontMatter({ title, date: today(), tags, description })}\n${stripFrontMatter(body)}${relatedSection(related)}`
         const { hash } = await context.api.writeFile(path, page, await hashOf(context, path), { signal: context.signal, taskId: context.taskId })
         context.expectHash(path, hash)
-        context.inputs.params.path = path
         return { path, hash }
       },
     },

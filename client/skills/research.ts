@@ -1,0 +1,118 @@
+import type { SearchResult } from '../../plugin/protocol'
+import type { Skill, SkillContext } from '../runtime/types'
+import { pageLink } from './page-link'
+import { bestPassages } from './passages'
+import { system, user } from './prompts'
+import { errorCode } from './skill-error'
+import { streamReply } from './stream-reply'
+
+const MAX_HITS = 6
+const PASSAGES_PER_PAGE = 2
+
+type Hit = Pick<SearchResult, 'path' | 'title' | 'snippet'>
+
+interface Found {
+  query: string
+  hits: Hit[]
+}
+
+interface Source {
+  path: string
+  title: string
+  passages: string[]
+}
+
+function queryOf(context: SkillContext): string {
+  return (context.inputs.params.query ?? context.inputs.text).trim()
+}
+
+function quote(passage: string): string {
+  return passage
+    .split('\n')
+    .map((line) => `> ${line}`)
+    .join('\n')
+}
+
+/** research: search the blog → the best paragraphs of each hit → an answer that cites them (or the quotes, without a model). */
+export const researchSkill: Skill = {
+  name: 'research',
+  intents: ['research', 'answer_question'],
+  needsModel: false,
+  title: (inputs) => `Research: ${inputs.params.query ?? inputs.text}`,
+  steps: [
+    {
+      id: 'search',
+      title: 'Searching your posts',
+      async run(context): Promise<Found> {
+        const query = queryOf(context)
+        const { results } = await context.api.search(query, { signal: context.signal })
+        const hits = results.slice(0, MAX_HITS).map(({ path, title, snippet }) => ({ path, title, snippet }))
+        if (hits.length === 0) {
+          context.say(
+            `I found nothing about "${query}" in your posts. Try fewer or other words (a name, a term you would have used in a post), or ask me to write a post about it: \`/write ${query}\`.`,
+          )
+        }
+        return { query, hits }
+      },
+    },
+    {
+      id: 'passages',
+      title: 'Reading the matching posts',
+      async run(context): Promise<Source[]> {
+        const { query, hits } = context.output<Found>('search')
+        const sources: Source[] = []
+        for (const [index, hit] of hits.entries()) {
+          context.progress(`Reading ${index + 1} of ${hits.length}: ${hit.title}`)
+          let content: string
+          try {
+            content = (await context.api.readFile(hit.path, { signal: context.signal })).content
+          } catch (error) {
+            // The index can lag a deletion by a moment; a page that is gone is simply not a source.
+            if (errorCode(error) === 'ERR_NOT_FOUND') continue
+            throw error
+          }
+          const passages = bestPassages(content, query, PASSAGES_PER_PAGE).map((passage) => passage.markdown)
+          // A hit on the title or tags alone has no matching paragraph: the search snippet stands in.
+          if (passages.length === 0 && hit.snippet.trim()) passages.push(hit.snippet.trim())
+          if (passages.length) sources.push({ path: hit.path, title: hit.title, passages })
+        }
+        return sources
+      },
+    },
+    {
+      id: 'answer',
+      title: 'Answering',
+      async run(context): Promise<{ answer: string } | null> {
+        const { query, hits } = context.output<Found>('search')
+        if (hits.length === 0) return null
+        const sources = context.output<Source[]>('passages')
+        if (sources.length === 0) {
+          context.say(`The pages that matched "${query}" are gone or have no text. Try other words.`)
+          return null
+        }
+        if (!context.model) {
+          const answer = sources.map((source) => `${pageLink(source.title, source.path)}\n\n${source.passages.map(quote).join('\n\n')}`).join('\n\n')
+          const reply = context.replyStream()
+          reply.append(`**Search results (no model configured)** for "${query}"\n\n${answer}`)
+          reply.done()
+          return { answer }
+        }
+        const material = sources
+          .map((source, index) => `[${index + 1}] ${pageLink(source.title, source.path)}\n${source.passages.join('\n\n')}`)
+          .join('\n\n---\n\n')
+        const answer = await streamReply(context, {
+          messages: [
+            system(
+              'Answer the question using only the passages below, which come from the author\'s own blog. ' +
+                'Cite each fact with the Markdown link of its source exactly as given, like [Title](/route). ' +
+                'If the passages do not answer the question, say so plainly and say what they do cover; never invent facts or links.',
+            ),
+            user(`Question: ${query}\n\nPassages:\n\n${material}`),
+          ],
+          temperature: 0.2,
+        })
+        return { answer }
+      },
+    },
+  ],
+}

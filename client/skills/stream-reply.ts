@@ -1,0 +1,49 @@
+import type { ModelPort, ModelRequest, SkillContext } from '../runtime/types'
+import { user } from './prompts'
+import { SkillError } from './skill-error'
+
+export function requireModel(context: SkillContext): ModelPort {
+  if (context.model) return context.model
+  throw new SkillError(
+    'ERR_LLM_UNCONFIGURED',
+    'No model is configured. Set OPENAI_API_KEY (and OPENAI_BASE_URL and METABLOG_MODEL for other providers) in a .env file beside your site, then restart `vitepress dev`.',
+  )
+}
+
+export interface StreamReplyOptions {
+  /** Markdown shown above the model's text (a title with a link); not part of the returned text. */
+  lead?: string
+  /** Text streamed before an interruption; defaults to the step's `resumedText`. */
+  resumed?: string
+  /** Records the text so far for the checkpoint; defaults to `context.streamed`. */
+  save?: (text: string) => void
+}
+
+/**
+ * Streams a model answer into a fresh reply message. After an interruption it shows what was
+ * already streamed and asks the model to continue from there, so the finished part is not paid twice.
+ */
+export async function streamReply(context: SkillContext, request: ModelRequest, options: StreamReplyOptions = {}): Promise<string> {
+  const model = requireModel(context)
+  const resumed = options.resumed ?? context.resumedText
+  const save = options.save ?? ((text: string) => context.streamed(text))
+  const messages = resumed
+    ? [...request.messages, user(`You already wrote the beginning below. Continue exactly where it stops; do not repeat it.\n\n${resumed}`)]
+    : request.messages
+  const reply = context.replyStream()
+  let text = resumed
+  try {
+    if (options.lead) reply.append(options.lead)
+    if (resumed) reply.append(resumed)
+    await model.complete({ ...request, messages }, {
+      onText: (delta) => {
+        text += delta
+        reply.append(delta)
+        save(text)
+      },
+    })
+  } finally {
+    reply.done()
+  }
+  return text.trim()
+}
