@@ -1,12 +1,236 @@
-// STUB — to be implemented (issue 4).
-import type { GraphResponse, SearchResult } from '../../plugin/protocol.js'
+import type { DefaultTheme } from 'vitepress'
+import type { GraphResponse, SearchResult, UnresolvedLink } from '../../plugin/protocol.js'
+import { ChangeSet, notePageChange, type IndexUpdate } from './change-set.js'
+import { collectCollisions, collectGraph, type Collision } from './graph-view.js'
+import { LinkGraph, type IndexedPage } from './link-graph.js'
+import { loadPages } from './load-pages.js'
+import { NameTable, dependencyKeysOf } from './name-table.js'
+import { parsePage } from './parse-page.js'
+import { lookupOf, resolveLookup, type Resolution } from './resolver.js'
+import { LiveSearch } from './live-search.js'
+import { DEFAULT_SEARCH_LIMIT } from './search-index.js'
+import { buildSidebar, type SidebarOptions } from './sidebar.js'
+import type { IndexSnapshot } from './snapshot.js'
 
+export type { IndexUpdate } from './change-set.js'
+export type { Collision } from './graph-view.js'
+
+export interface PageInput {
+  /** Relative to the site's source folder, with '/', ending in '.md': 'posts/foo.md'. */
+  path: string
+  content: string
+}
+
+/** A link as written on a page, with where it leads. */
+export interface OutgoingLink {
+  syntax: 'wiki' | 'markdown'
+  target: string
+  heading?: string
+  label?: string
+  embed: boolean
+  line: number
+  /** The page it resolves to; null when unresolved. */
+  resolved: string | null
+}
+
+/** What the markdown rule needs to render a link to a page. */
+export interface ResolvedPage {
+  path: string
+  title: string
+}
+
+function symmetricDifference(left: string[], right: string[]): string[] {
+  const leftSet = new Set(left)
+  const rightSet = new Set(right)
+  return [...left.filter((key) => !rightSet.has(key)), ...right.filter((key) => !leftSet.has(key))]
+}
+
+/**
+ * The live knowledge layer: every page's links resolved Obsidian-style, backlinks, unresolved
+ * links, the sidebar and full-text search. Built once from all pages, then kept current one page
+ * at a time: an edit re-parses only that page, and a page appearing, leaving or being renamed
+ * re-resolves only the links filed under one of its names.
+ */
 export class KnowledgeIndex {
-  graph(): GraphResponse {
-    return { nodes: [], edges: [], unresolved: [] }
+  private readonly pages = new Map<string, IndexedPage>()
+  private readonly names = new NameTable()
+  private readonly links = new LinkGraph()
+  /** Built on the first search (or by prepareSearch), then kept current. */
+  private readonly liveSearch = new LiveSearch(this.pages)
+  private cachedGraph: GraphResponse | null = null
+
+  /** A full build: every page parsed once, every link resolved once. */
+  static build(pages: Iterable<PageInput>): KnowledgeIndex {
+    const index = new KnowledgeIndex()
+    const parsed = [...pages].map((page) => parsePage(page.path, page.content))
+    for (const page of parsed) index.names.add(page)
+    for (const page of parsed) index.pages.set(page.path, index.links.attach(page, index.names))
+    return index
   }
 
-  search(_query: string): SearchResult[] {
-    return []
+  /** Reads every page under the site's source folder and builds the index. */
+  static async load(sourceDir: string): Promise<KnowledgeIndex> {
+    return KnowledgeIndex.build(await loadPages(sourceDir))
+  }
+
+  get size(): number {
+    return this.pages.size
+  }
+
+  has(path: string): boolean {
+    return this.pages.has(path)
+  }
+
+  paths(): string[] {
+    return [...this.pages.keys()].sort()
+  }
+
+  /** Adds or replaces a page. */
+  upsert(path: string, content: string): IndexUpdate {
+    const changes = new ChangeSet()
+    this.upsertInto(path, content, changes)
+    return this.finish([path], changes)
+  }
+
+  remove(path: string): IndexUpdate {
+    const changes = new ChangeSet()
+    this.removeInto(path, changes)
+    return this.finish([path], changes)
+  }
+
+  /** Moves a page; `content` defaults to what the page held. */
+  rename(from: string, to: string, content?: string): IndexUpdate {
+    const body = content ?? this.pages.get(from)?.content
+    if (body === undefined) throw new Error(`[metablog] cannot rename ${from}: the knowledge index has no such page.`)
+    const changes = new ChangeSet()
+    this.removeInto(from, changes)
+    this.upsertInto(to, body, changes)
+    return this.finish([from, to], changes)
+  }
+
+  /** Resolves a wiki-link target (the part before '#' and '|') as written on `fromPath`. */
+  resolve(target: string, fromPath: string): ResolvedPage | null {
+    const resolution = this.resolution(target, fromPath)
+    const page = resolution.path === null ? undefined : this.pages.get(resolution.path)
+    return page ? { path: page.path, title: page.title } : null
+  }
+
+  /** Like `resolve`, with how the page was found and any name collision. */
+  resolution(target: string, fromPath: string): Resolution {
+    return resolveLookup(lookupOf('wiki', target.trim(), fromPath), fromPath, this.names)
+  }
+
+  outgoing(path: string): OutgoingLink[] {
+    return (this.pages.get(path)?.links ?? []).map((link) => ({
+      syntax: link.syntax,
+      target: link.target,
+      ...(link.heading ? { heading: link.heading } : {}),
+      ...(link.label ? { label: link.label } : {}),
+      embed: link.embed,
+      line: link.line,
+      resolved: link.resolution.path,
+    }))
+  }
+
+  /** The pages that link to `path`, sorted. A page's links to its own headings are not backlinks. */
+  backlinks(path: string): string[] {
+    return this.links.backlinks(path)
+  }
+
+  graph(): GraphResponse {
+    return (this.cachedGraph ??= collectGraph(this.pages.values()))
+  }
+
+  unresolved(): UnresolvedLink[] {
+    return this.graph().unresolved
+  }
+
+  /** Links whose name matched several pages equally; the shortest path won. */
+  collisions(): Collision[] {
+    return collectCollisions(this.pages.values())
+  }
+
+  sidebar(options?: SidebarOptions): DefaultTheme.SidebarItem[] {
+    return buildSidebar(this.pages.values(), options)
+  }
+
+  search(query: string, limit = DEFAULT_SEARCH_LIMIT): SearchResult[] {
+    return this.liveSearch.search(query, limit)
+  }
+
+  /** Builds the search index now, all at once, rather than on the first query. */
+  warmSearch(): void {
+    this.liveSearch.complete()
+  }
+
+  /** Builds the search index in the background, yielding to the event loop; searching meanwhile still works. */
+  prepareSearch(): Promise<void> {
+    return this.liveSearch.prepare()
+  }
+
+  /** A deterministic plain-data view of everything the index holds, to compare two indexes. */
+  snapshot(): IndexSnapshot {
+    const pages = [...this.pages.values()]
+      .sort((left, right) => (left.path < right.path ? -1 : 1))
+      .map(({ content: _content, bodyOffset: _bodyOffset, ...page }) => page)
+    return {
+      pages,
+      names: this.names.snapshot(),
+      ...this.links.snapshot(),
+      graph: this.graph(),
+      collisions: this.collisions(),
+      sidebar: this.sidebar(),
+    }
+  }
+
+  private upsertInto(path: string, content: string, changes: ChangeSet): void {
+    const previous = this.pages.get(path)
+    const next = parsePage(path, content)
+    if (previous) {
+      this.links.detach(previous, this.names, changes)
+      this.names.remove(previous)
+    }
+    this.names.add(next)
+    const indexed = this.links.attach(next, this.names, changes)
+    this.pages.set(path, indexed)
+    const keys = dependencyKeysOf(next)
+    if (previous) {
+      // Same path, so only names that came or went (a new title or alias) can change other links.
+      const before = dependencyKeysOf(previous)
+      this.links.reresolve({ paths: [], names: symmetricDifference(before.names, keys.names) }, this.pages, this.names, changes)
+    } else {
+      this.links.reresolve(keys, this.pages, this.names, changes)
+    }
+    this.liveSearch.changed(path)
+
+    notePageChange(changes, previous, indexed)
+    // Embeds show the embedded page's title, so pages embedding this one render differently now.
+    if (previous && previous.title !== next.title) {
+      for (const source of this.links.backlinks(path)) {
+        if (this.pages.get(source)?.links.some((link) => link.embed && link.resolution.path === path)) changes.relinked.add(source)
+      }
+    }
+  }
+
+  private removeInto(path: string, changes: ChangeSet): void {
+    const previous = this.pages.get(path)
+    if (!previous) return
+    this.links.detach(previous, this.names, changes)
+    this.names.remove(previous)
+    this.pages.delete(path)
+    this.links.reresolve(dependencyKeysOf(previous), this.pages, this.names, changes)
+    this.liveSearch.changed(path)
+    changes.graphChanged = true
+    changes.sidebarChanged = true
+  }
+
+  private finish(ownPaths: string[], changes: ChangeSet): IndexUpdate {
+    const update = changes.result(
+      ownPaths,
+      (path) => this.pages.has(path),
+      (target, source) => this.links.links(target, source),
+    )
+    if (update.graphChanged) this.cachedGraph = null
+    return update
   }
 }

@@ -1,0 +1,73 @@
+import type { SearchResult } from '../../plugin/protocol.js'
+import { SearchIndex, type SearchablePage } from './search-index.js'
+
+// Long enough to make progress, short enough that the dev server stays responsive.
+const SLICE_MS = 12
+
+/**
+ * The search index over a live page map. Built on first use, or in the background in slices
+ * that yield to the event loop (a 10k-page blog takes seconds); page changes made meanwhile are
+ * applied as they come, and a search before the build finishes completes it on the spot.
+ */
+export class LiveSearch {
+  private index: SearchIndex | null = null
+  /** Pages not yet added while a background build runs. */
+  private pending: Set<string> | null = null
+  private preparing: Promise<void> | null = null
+
+  constructor(private readonly pages: ReadonlyMap<string, SearchablePage>) {}
+
+  get ready(): boolean {
+    return this.index !== null && this.pending === null
+  }
+
+  search(query: string, limit?: number): SearchResult[] {
+    return this.complete().search(query, limit)
+  }
+
+  /** The finished index, built now if need be. */
+  complete(): SearchIndex {
+    if (!this.index) this.index = SearchIndex.build(this.pages.values())
+    if (this.pending) {
+      for (const path of this.pending) this.add(path)
+      this.pending = null
+    }
+    return this.index
+  }
+
+  /** Builds the index a slice at a time; resolves when it is complete. */
+  prepare(): Promise<void> {
+    if (this.ready) return Promise.resolve()
+    if (this.preparing) return this.preparing
+    this.index ??= new SearchIndex()
+    this.pending ??= new Set([...this.pages.keys()].filter((path) => !this.index!.has(path)))
+    this.preparing = (async () => {
+      while (this.pending && this.pending.size > 0) {
+        const deadline = performance.now() + SLICE_MS
+        for (const path of this.pending) {
+          this.add(path)
+          if (performance.now() >= deadline) break
+        }
+        await new Promise((resolve) => setImmediate(resolve))
+      }
+      this.pending = null
+      this.preparing = null
+    })()
+    return this.preparing
+  }
+
+  /** Call after the page map changed for `path` (added, replaced or removed). */
+  changed(path: string): void {
+    if (!this.index) return
+    this.pending?.delete(path)
+    const page = this.pages.get(path)
+    if (page) this.index.upsert(page)
+    else this.index.remove(path)
+  }
+
+  private add(path: string): void {
+    this.pending?.delete(path)
+    const page = this.pages.get(path)
+    if (page && !this.index!.has(path)) this.index!.upsert(page)
+  }
+}

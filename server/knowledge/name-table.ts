@@ -1,0 +1,169 @@
+import { nameKey } from './wiki-syntax.js'
+
+/** The names a page can be linked by. */
+export interface NamedPage {
+  path: string
+  title: string
+  aliases: string[]
+}
+
+/** Which name matched: the file path (or a '/'-suffix of it, the file name included), the title, an alias. */
+export type MatchTier = 'path' | 'title' | 'alias'
+
+export interface NameMatch {
+  tier: MatchTier
+  /** The chosen page: the shortest path among the tier's candidates. */
+  path: string
+  /** Every page that matched in that tier, best first, when there was more than one. */
+  collidesWith?: string[]
+}
+
+/** Path suffixes at '/' boundaries, as name keys: 'posts/Foo Bar.md' → ['posts/foo bar', 'foo bar']. */
+export function pathSuffixKeys(pagePath: string): string[] {
+  const segments = nameKey(pagePath).split('/')
+  return segments.map((_segment, index) => segments.slice(index).join('/'))
+}
+
+/** Shorter paths win: fewer folders, then fewer characters, then code-point order, so the choice is stable. */
+export function comparePaths(left: string, right: string): number {
+  const depth = left.split('/').length - right.split('/').length
+  if (depth !== 0) return depth
+  if (left.length !== right.length) return left.length - right.length
+  return left < right ? -1 : left > right ? 1 : 0
+}
+
+/** Inserts keeping the list best-first, so a lookup never sorts. */
+function insertSorted(list: string[], pagePath: string): void {
+  let low = 0
+  let high = list.length
+  while (low < high) {
+    const middle = (low + high) >>> 1
+    if (comparePaths(list[middle]!, pagePath) < 0) low = middle + 1
+    else high = middle
+  }
+  if (list[low] !== pagePath) list.splice(low, 0, pagePath)
+}
+
+type Tier = 'paths' | 'titles' | 'aliases'
+
+/** Everything filed under one key. Every field is always present (possibly undefined): one object shape. */
+interface NameEntry {
+  paths: string[] | undefined
+  titles: string[] | undefined
+  aliases: string[] | undefined
+  /** Pages with a link by this name (each once): they re-resolve when the pages above change. */
+  dependents: string[] | undefined
+}
+
+function best(list: string[] | undefined, tier: MatchTier): NameMatch | null {
+  if (!list) return null
+  if (list.length === 1) return { tier, path: list[0]! }
+  return { tier, path: list[0]!, collidesWith: [...list] }
+}
+
+function match(entry: NameEntry): NameMatch | null {
+  return best(entry.paths, 'path') ?? best(entry.titles, 'title') ?? best(entry.aliases, 'alias')
+}
+
+/**
+ * Every name of every page, and every link by name, filed by key: resolving a link and filing it
+ * is one hash lookup. The tiers are kept apart so precedence is explicit.
+ */
+export class NameTable {
+  readonly paths = new Set<string>()
+  private readonly entries = new Map<string, NameEntry>()
+
+  add(page: NamedPage): void {
+    this.paths.add(page.path)
+    for (const key of pathSuffixKeys(page.path)) this.addTo(key, 'paths', page.path)
+    this.addTo(nameKey(page.title), 'titles', page.path)
+    for (const alias of page.aliases) this.addTo(nameKey(alias), 'aliases', page.path)
+  }
+
+  remove(page: NamedPage): void {
+    this.paths.delete(page.path)
+    for (const key of pathSuffixKeys(page.path)) this.removeFrom(key, 'paths', page.path)
+    this.removeFrom(nameKey(page.title), 'titles', page.path)
+    for (const alias of page.aliases) this.removeFrom(nameKey(alias), 'aliases', page.path)
+  }
+
+  /** Precedence: file name or path suffix, then title, then alias; within a tier the shortest path wins. */
+  lookup(key: string): NameMatch | null {
+    const entry = this.entries.get(key)
+    return entry ? match(entry) : null
+  }
+
+  /** Looks a name up for a link on `source` and files the link under it. A page's links are filed together. */
+  lookupAndFile(key: string, source: string): NameMatch | null {
+    const entry = this.entry(key)
+    const dependents = entry.dependents
+    if (!dependents) entry.dependents = [source]
+    else if (dependents[dependents.length - 1] !== source) dependents.push(source)
+    return match(entry)
+  }
+
+  unfile(key: string, source: string): void {
+    const entry = this.entries.get(key)
+    if (!entry?.dependents) return
+    const kept = entry.dependents.filter((item) => item !== source)
+    entry.dependents = kept.length ? kept : undefined
+    this.dropIfEmpty(key, entry)
+  }
+
+  dependents(key: string): readonly string[] {
+    return this.entries.get(key)?.dependents ?? []
+  }
+
+  /** A plain, sorted view of the table, for comparing two indexes. */
+  snapshot(): [string, Partial<Record<Tier | 'dependents', string[]>>][] {
+    return [...this.entries]
+      .map(([key, entry]): [string, Partial<Record<Tier | 'dependents', string[]>>] => {
+        const view: Partial<Record<Tier | 'dependents', string[]>> = {}
+        for (const tier of ['paths', 'titles', 'aliases'] as const) if (entry[tier]) view[tier] = [...entry[tier]]
+        if (entry.dependents) view.dependents = [...entry.dependents].sort()
+        return [key, view]
+      })
+      .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+  }
+
+  private entry(key: string): NameEntry {
+    let entry = this.entries.get(key)
+    if (!entry) this.entries.set(key, (entry = { paths: undefined, titles: undefined, aliases: undefined, dependents: undefined }))
+    return entry
+  }
+
+  private addTo(key: string, tier: Tier, pagePath: string): void {
+    if (!key) return
+    const entry = this.entry(key)
+    const list = entry[tier]
+    if (list) insertSorted(list, pagePath)
+    else entry[tier] = [pagePath]
+  }
+
+  private removeFrom(key: string, tier: Tier, pagePath: string): void {
+    const entry = this.entries.get(key)
+    const list = entry?.[tier]
+    if (!entry || !list) return
+    const at = list.indexOf(pagePath)
+    if (at !== -1) list.splice(at, 1)
+    if (list.length === 0) entry[tier] = undefined
+    this.dropIfEmpty(key, entry)
+  }
+
+  private dropIfEmpty(key: string, entry: NameEntry): void {
+    if (!entry.paths && !entry.titles && !entry.aliases && !entry.dependents) this.entries.delete(key)
+  }
+}
+
+/** What a page's existence can change: links to its path, and links by any of its names. */
+export interface DependencyKeys {
+  paths: string[]
+  names: string[]
+}
+
+export function dependencyKeysOf(page: NamedPage): DependencyKeys {
+  const names = new Set(pathSuffixKeys(page.path))
+  names.add(nameKey(page.title))
+  for (const alias of page.aliases) names.add(nameKey(alias))
+  return { paths: [page.path], names: [...names] }
+}

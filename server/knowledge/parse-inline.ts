@@ -1,0 +1,140 @@
+import { isAssetTarget, parseWikiInner } from './wiki-syntax.js'
+
+export interface ParsedLink {
+  /** `[[wiki]]` or an ordinary `[text](page.md)` link. */
+  syntax: 'wiki' | 'markdown'
+  /** Wiki: the page part as written. Markdown: the URL without its fragment, decoded. */
+  target: string
+  heading: string | undefined
+  label: string | undefined
+  /** `![[…]]`. */
+  embed: boolean
+  /** Where the link starts in the page's full content (front matter included). */
+  offset: number
+  /** 1-based line of the link in the page's full content. */
+  line: number
+}
+
+// The characters where something other than plain text can start.
+const INTERESTING = /[\\`[<]/g
+const MARKDOWN_LINK =
+  /\[((?:[^[\]\\]|\\.|\[(?:[^[\]\\]|\\.)*\])*)\]\(\s*(<[^<>\n]*>|(?:[^\s()\\]|\\.|\((?:[^\s()\\]|\\.)*\))+)(?:\s+(?:"[^"\n]*"|'[^'\n]*'|\([^()\n]*\)))?\s*\)/y
+const INLINE_HTML = /<\/?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?\/?>|<!--[\s\S]*?-->|<[A-Za-z][A-Za-z0-9+.-]{1,31}:[^<>\s]*>/y
+const EXTERNAL = /^(?:[a-z][a-z0-9+.-]*:|\/\/)/i
+const PAGE_LIKE = /(?:\.md|\.html|\/|^[^.]*|\/[^/.]*)$/i
+
+function lineAt(text: string, from: number, to: number, startLine: number): number {
+  let line = startLine
+  for (let index = text.indexOf('\n', from); index !== -1 && index < to; index = text.indexOf('\n', index + 1)) line++
+  return line
+}
+
+/** The end of the code span opening at `start` (a run of backticks), or -1 if it never closes. */
+function codeSpanEnd(text: string, start: number): { runEnd: number; end: number } {
+  let runEnd = start
+  while (text.charCodeAt(runEnd) === 96) runEnd++
+  const run = runEnd - start
+  let search = runEnd
+  for (;;) {
+    const close = text.indexOf('`', search)
+    if (close === -1) return { runEnd, end: -1 }
+    let closeEnd = close
+    while (text.charCodeAt(closeEnd) === 96) closeEnd++
+    if (closeEnd - close === run) return { runEnd, end: closeEnd }
+    search = closeEnd
+  }
+}
+
+/** A markdown link's destination when it points at a page of the site, else null. */
+function pageDestination(raw: string): string | null {
+  let destination = raw.startsWith('<') ? raw.slice(1, -1) : raw
+  destination = destination.replace(/\\(.)/g, '$1')
+  if (!destination || destination.startsWith('#') || EXTERNAL.test(destination)) return null
+  const path = destination.replace(/[?#].*$/, '')
+  if (!path || !PAGE_LIKE.test(path)) return null
+  try {
+    return decodeURI(path)
+  } catch {
+    return path
+  }
+}
+
+function headingOf(destination: string): string | undefined {
+  const hash = destination.indexOf('#')
+  if (hash === -1 || hash === destination.length - 1) return undefined
+  const fragment = destination.slice(hash + 1)
+  try {
+    return decodeURIComponent(fragment)
+  } catch {
+    return fragment
+  }
+}
+
+/** Every link object has the same shape (absent parts are undefined), which keeps property access fast. */
+function makeLink(
+  syntax: ParsedLink['syntax'],
+  target: string,
+  heading: string | undefined,
+  label: string | undefined,
+  embed: boolean,
+  offset: number,
+  line: number,
+): ParsedLink {
+  return { syntax, target, heading, label, embed, offset, line }
+}
+
+/**
+ * Finds the links in one block of prose (a paragraph, a heading, a table), skipping code spans,
+ * escaped brackets and inline HTML, the way markdown-it reads them.
+ */
+export function scanInline(text: string, offset: number, startLine: number, links: ParsedLink[]): void {
+  INTERESTING.lastIndex = 0
+  let lastIndex = 0
+  let lastLine = startLine
+  for (let match = INTERESTING.exec(text); match; match = INTERESTING.exec(text)) {
+    const index = match.index
+    const character = text.charCodeAt(index)
+    if (character === 92 /* \ */) {
+      INTERESTING.lastIndex = index + 2
+    } else if (character === 96 /* ` */) {
+      const span = codeSpanEnd(text, index)
+      INTERESTING.lastIndex = span.end === -1 ? span.runEnd : span.end
+    } else if (character === 60 /* < */) {
+      INLINE_HTML.lastIndex = index
+      INTERESTING.lastIndex = INLINE_HTML.test(text) ? INLINE_HTML.lastIndex : index + 1
+    } else if (text.charCodeAt(index + 1) === 91 /* [[ */) {
+      const close = text.indexOf(']]', index + 2)
+      const parts = close === -1 ? null : parseWikiInner(text.slice(index + 2, close))
+      if (!parts) {
+        INTERESTING.lastIndex = index + 1
+        continue
+      }
+      const embed = index > 0 && text.charCodeAt(index - 1) === 33 && text.charCodeAt(index - 2) !== 92
+      if (!isAssetTarget(parts.target)) {
+        const at = embed ? index - 1 : index
+        lastLine = lineAt(text, lastIndex, at, lastLine)
+        lastIndex = at
+        links.push(makeLink('wiki', parts.target, parts.heading, parts.label, embed, offset + at, lastLine))
+      }
+      INTERESTING.lastIndex = close + 2
+    } else {
+      MARKDOWN_LINK.lastIndex = index
+      const link = MARKDOWN_LINK.exec(text)
+      if (!link) {
+        INTERESTING.lastIndex = index + 1
+        continue
+      }
+      const isImage = index > 0 && text.charCodeAt(index - 1) === 33
+      const destination = isImage ? null : pageDestination(link[2] ?? '')
+      if (destination !== null) {
+        const raw = (link[2] ?? '').replace(/^<|>$/g, '')
+        const heading = headingOf(raw)
+        const label = (link[1] ?? '').trim() || undefined
+        lastLine = lineAt(text, lastIndex, index, lastLine)
+        lastIndex = index
+        links.push(makeLink('markdown', destination, heading, label, false, offset + index, lastLine))
+      }
+      INTERESTING.lastIndex = MARKDOWN_LINK.lastIndex
+    }
+  }
+}

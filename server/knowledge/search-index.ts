@@ -1,0 +1,121 @@
+import MiniSearch, { type SearchOptions } from 'minisearch'
+import type { SearchResult } from '../../plugin/protocol.js'
+import { markdownToText } from './plain-text.js'
+import { makeSnippet } from './snippet.js'
+import { isCjkTerm, processTerm, tokenize, tokenizeQuery } from './tokenizer.js'
+
+/** The parts of a page the search index reads. */
+export interface SearchablePage {
+  path: string
+  title: string
+  tags: string[]
+  headings: { text: string }[]
+  content: string
+  bodyOffset: number
+}
+
+interface SearchDocument {
+  id: string
+  title: string
+  headings: string
+  tags: string
+  text: string
+}
+
+export const DEFAULT_SEARCH_LIMIT = 20
+
+const EXACT: SearchOptions = {
+  boost: { title: 4, headings: 2, tags: 2 },
+  tokenize: (text) => tokenizeQuery(text),
+}
+// Search as you type: the last word may be unfinished. Expanding a short prefix touches much of
+// the index, so it is only tried when the words as typed find too little.
+const PREFIX: SearchOptions = {
+  ...EXACT,
+  prefix: (term, index, terms) => index === terms.length - 1 && term.length >= 3 && !isCjkTerm(term),
+}
+// Typo tolerance walks much of the term tree: only tried when nothing else matched.
+const FUZZY: SearchOptions = { ...EXACT, fuzzy: (term) => (term.length >= 5 && !isCjkTerm(term) ? 0.2 : false), maxFuzzy: 2 }
+
+function toDocument(page: SearchablePage): SearchDocument {
+  return {
+    id: page.path,
+    title: page.title,
+    headings: page.headings.map((heading) => heading.text).join('\n'),
+    tags: page.tags.join(' '),
+    text: markdownToText(page.content.slice(page.bodyOffset)),
+  }
+}
+
+/** Full-text search over the pages (MiniSearch), updated page by page. */
+export class SearchIndex {
+  private readonly engine = new MiniSearch<SearchDocument>({
+    fields: ['title', 'headings', 'tags', 'text'],
+    storeFields: [],
+    tokenize: (text) => tokenize(text),
+    processTerm: (term) => processTerm(term),
+    // Replacing a page leaves tombstones; clean them up in small batches once enough pile up.
+    autoVacuum: { minDirtCount: 100, minDirtFactor: 0.1, batchSize: 1000, batchWait: 10 },
+  })
+  /** Title and plain text of each page, for results and snippets. */
+  private readonly documents = new Map<string, { title: string; text: string }>()
+
+  static build(pages: Iterable<SearchablePage>): SearchIndex {
+    const index = new SearchIndex()
+    const documents: SearchDocument[] = []
+    for (const page of pages) {
+      const document = toDocument(page)
+      index.documents.set(page.path, { title: document.title, text: document.text })
+      documents.push(document)
+    }
+    index.engine.addAll(documents)
+    return index
+  }
+
+  get size(): number {
+    return this.documents.size
+  }
+
+  has(path: string): boolean {
+    return this.documents.has(path)
+  }
+
+  upsert(page: SearchablePage): void {
+    const document = toDocument(page)
+    if (this.documents.has(page.path)) this.engine.discard(page.path)
+    this.engine.add(document)
+    this.documents.set(page.path, { title: document.title, text: document.text })
+  }
+
+  remove(path: string): void {
+    if (!this.documents.delete(path)) return
+    this.engine.discard(path)
+  }
+
+  /**
+   * Every word must match: as typed, then (if that finds fewer than `limit`) with the last word as
+   * a prefix, then (if nothing) with typos in long words. Still nothing: any word may match.
+   */
+  search(query: string, limit = DEFAULT_SEARCH_LIMIT): SearchResult[] {
+    const terms = tokenizeQuery(query).map(processTerm)
+    if (terms.length === 0 || limit <= 0) return []
+    let hits = this.engine.search(query, { ...EXACT, combineWith: 'AND' })
+    if (hits.length < limit) {
+      const withPrefix = this.engine.search(query, { ...PREFIX, combineWith: 'AND' })
+      if (withPrefix.length > hits.length) hits = withPrefix
+    }
+    if (hits.length === 0) hits = this.engine.search(query, { ...FUZZY, combineWith: 'AND' })
+    if (hits.length === 0) hits = this.engine.search(query, { ...EXACT, combineWith: 'OR' })
+    const snippetTerms = [processTerm(query.trim()), ...terms]
+    return hits.slice(0, limit).map((hit) => {
+      const path = String(hit.id)
+      const document = this.documents.get(path)
+      return {
+        path,
+        title: document?.title ?? path,
+        score: Math.round(hit.score * 1000) / 1000,
+        snippet: makeSnippet(document?.text ?? '', snippetTerms),
+      }
+    })
+  }
+}
