@@ -3,7 +3,6 @@ import type { SiteConfig } from 'vitepress'
 import { API_PREFIX, TOKEN_META_NAME } from './protocol.js'
 import { CheckpointStore } from '../server/checkpoint-store.js'
 import { FileStore } from '../server/file-store.js'
-import { KnowledgeIndex } from '../server/knowledge/knowledge-index.js'
 import { createLlmGateway } from '../server/llm/gateway.js'
 import { LockManager } from '../server/locks.js'
 import { createRequestGuard, createToken } from '../server/request-guard.js'
@@ -14,6 +13,7 @@ import { knowledgeMiddleware } from './middleware/knowledge.js'
 import { llmMiddleware } from './middleware/llm.js'
 import { locksMiddleware } from './middleware/locks.js'
 import { notFoundMiddleware } from './middleware/not-found.js'
+import type { KnowledgeService } from './knowledge-service.js'
 import type { ResolvedOptions } from './options.js'
 import { PageChangeFeed } from './page-change-feed.js'
 import type { Plugin, ViteDevServer } from './vite-types.js'
@@ -28,7 +28,7 @@ export function siteConfigOf(server: ViteDevServer): SiteConfig {
 }
 
 /** The dev server's API: the security gate and every route, mounted in one place, in order. */
-export function devApiPlugin(options: ResolvedOptions): Plugin {
+export function devApiPlugin(options: ResolvedOptions, knowledge: KnowledgeService): Plugin {
   return {
     name: 'metablog:dev-api',
     apply: 'serve',
@@ -44,9 +44,9 @@ export function devApiPlugin(options: ResolvedOptions): Plugin {
       })
       const gateway = createLlmGateway({ llm: options.llm, envDir: site.root, log: (message) => log.info(message) })
       server.httpServer?.once('close', () => gateway.close())
-      const knowledge = new KnowledgeIndex()
       const feed = new PageChangeFeed(site.srcDir)
       feed.subscribe(({ content: _content, ...payload }) => server.ws.send('metablog:file-changed', payload))
+      feed.subscribe((change) => knowledge.apply(change, server))
       server.watcher.on('all', (event, file) => {
         feed.fileEvent(event, file).catch((error: Error) => log.error(`[metablog] ${error.message}`))
       })
@@ -68,7 +68,7 @@ export function devApiPlugin(options: ResolvedOptions): Plugin {
       // 3. The model gateway: the API key stays in this process.
       for (const middleware of llmMiddleware(gateway)) api.use(API_PREFIX, middleware)
       // 4. The knowledge layer: graph and search.
-      for (const middleware of knowledgeMiddleware(async () => knowledge)) api.use(API_PREFIX, middleware)
+      for (const middleware of knowledgeMiddleware(() => knowledge.index)) api.use(API_PREFIX, middleware)
       // 5. Anything else under the prefix is an API error, never the blog's HTML fallback.
       api.use(API_PREFIX, notFoundMiddleware())
     },

@@ -1,26 +1,33 @@
 import type { UserConfig } from 'vitepress'
 import { devApiPlugin } from './dev-api-plugin.js'
+import { knowledgePlugin } from './knowledge-plugin.js'
+import { KnowledgeService } from './knowledge-service.js'
+import { wikiLinkPlugin } from './markdown/wiki-link-rule.js'
 import { resolveOptions, type MetaBlogOptions } from './options.js'
-import type { Plugin } from './vite-types.js'
 
 export type { MetaBlogOptions } from './options.js'
 export type * from './protocol.js'
 
 type ConfigInput<T> = T | (() => T | Promise<T>)
 
-/** The Vite sub-plugins MetaBlog adds; the dev-only ones apply to `serve` alone. */
-export function metablogPlugins(options: MetaBlogOptions = {}): Plugin[] {
-  const resolved = resolveOptions(options)
-  return [devApiPlugin(resolved)]
-}
-
 function extend<T extends UserConfig>(config: T, options: MetaBlogOptions): T {
+  const resolved = resolveOptions(options)
+  const knowledge = new KnowledgeService({ sidebar: resolved.sidebar })
+  const markdown = config.markdown ?? {}
   const vite = config.vite ?? {}
   return {
     ...config,
+    markdown: {
+      ...markdown,
+      async config(md) {
+        await markdown.config?.(md)
+        md.use(wikiLinkPlugin, { resolve: knowledge.resolve, base: config.base })
+      },
+    },
     vite: {
       ...vite,
-      plugins: [...(vite.plugins ?? []), ...metablogPlugins(options)],
+      // The dev-only API applies to `serve` alone; the knowledge layer serves dev and build.
+      plugins: [...(vite.plugins ?? []), devApiPlugin(resolved, knowledge), knowledgePlugin(knowledge)],
     },
   }
 }

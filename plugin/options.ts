@@ -9,6 +9,8 @@ export interface MetaBlogOptions {
   lockTtlMs?: number
   /** How long checkpoints of unfinished tasks are kept, in ms. Default 24 hours. */
   checkpointMaxAgeMs?: number
+  /** Generate the sidebar from the source folders, merged with your own. Default true. */
+  sidebar?: boolean
   /**
    * The model: `apiKey`, `baseURL` and `model` override OPENAI_API_KEY, OPENAI_BASE_URL and
    * METABLOG_MODEL from the environment or .env; also prices, the Ollama probe, retries and timeouts.
@@ -23,6 +25,7 @@ export function resolveOptions(options: MetaBlogOptions = {}): ResolvedOptions {
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     lockTtlMs: options.lockTtlMs ?? DEFAULT_LOCK_TTL_MS,
     checkpointMaxAgeMs: options.checkpointMaxAgeMs ?? 24 * 60 * 60_000,
+    sidebar: options.sidebar ?? true,
     llm: options.llm,
   }
 }

@@ -46,7 +46,7 @@ export function parsePageMeta(relativePath: string, content: string): PageMeta {
   const title =
     (typeof data.title === 'string' && data.title.trim()) ||
     heading ||
-    (fileTitle === 'index' ? path.posix.basename(path.posix.dirname(relativePath)) || 'Home' : fileTitle)
+    (fileTitle === 'index' ? (relativePath.includes('/') ? path.posix.basename(path.posix.dirname(relativePath)) : 'Home') : fileTitle)
   return {
     title,
     frontmatter: data,

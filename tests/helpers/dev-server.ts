@@ -86,8 +86,11 @@ export async function startDevServer(options: { site?: string; root?: string; en
     const wsToken = (server.config as { webSocketToken?: string }).webSocketToken
     const socket = new WebSocket(`ws://127.0.0.1:${port}/?token=${wsToken}`, 'vite-hmr')
     const events: { event: string; data: any }[] = []
+    /** Every message, custom or not (updates, full reloads). */
+    const messages: any[] = []
     socket.on('message', (raw) => {
       const message = JSON.parse(String(raw))
+      messages.push(message)
       if (message.type === 'custom') events.push({ event: message.event, data: message.data })
     })
     await new Promise((resolve, reject) => {
@@ -96,6 +99,7 @@ export async function startDevServer(options: { site?: string; root?: string; en
     })
     return {
       events,
+      messages,
       async waitFor(predicate: (event: { event: string; data: any }) => boolean, timeoutMs = 5000) {
         const started = Date.now()
         while (Date.now() - started < timeoutMs) {

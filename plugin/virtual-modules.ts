@@ -1,0 +1,5 @@
+// Virtual module ids, in one place; client/shims.d.ts declares their types for the browser.
+export const GRAPH_MODULE_ID = 'virtual:metablog/graph'
+export const RESOLVED_GRAPH_MODULE_ID = `\0${GRAPH_MODULE_ID}`
+/** VitePress's own site-data module, re-served when the generated sidebar changes. */
+export const SITE_DATA_MODULE_ID = '/@siteData'

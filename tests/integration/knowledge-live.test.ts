@@ -1,0 +1,87 @@
+import fs from 'node:fs/promises'
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startDevServer, type DevServer } from '../helpers/dev-server.js'
+import { until } from '../helpers/runtime.js'
+
+let dev: DevServer
+let hmr: Awaited<ReturnType<DevServer['listen']>>
+
+beforeAll(async () => {
+  dev = await startDevServer()
+  hmr = await dev.listen()
+  // The page's client imports the site data; load it once so the server tracks the module.
+  await fetch(`${dev.origin}/@siteData`)
+})
+
+afterAll(async () => {
+  hmr?.close()
+  await dev?.close()
+})
+
+const siteData = async () => (await fetch(`${dev.origin}/@siteData`)).text()
+const graph = async () => (await dev.api('/graph')).json as { nodes: { path: string; title: string }[]; edges: { source: string; target: string }[]; unresolved: { source: string; target: string }[] }
+const search = async (query: string) => (await dev.api(`/search?q=${encodeURIComponent(query)}`)).json.results as { path: string; title: string }[]
+const sawEvent = (name: string, since: number) => hmr.waitFor((event) => event.event === name && hmr.events.indexOf(event) >= since)
+
+async function write(page: string, content: string) {
+  const current = await dev.api(`/files?path=${page}`)
+  const headers: Record<string, string> = current.status === 200 ? { 'If-Match': `"${current.json.hash}"` } : { 'If-None-Match': '*' }
+  const response = await dev.api('/files', { method: 'PUT', json: { path: page, content }, headers })
+  expect(response.status).toBeLessThan(300)
+}
+
+describe('the live knowledge layer on the real dev server', () => {
+  it('starts with the fixture’s links resolved and the missing one listed', async () => {
+    const { edges, unresolved } = await graph()
+    expect(edges).toContainEqual(expect.objectContaining({ source: 'index.md', target: 'guide/getting-started.md' }))
+    expect(unresolved).toContainEqual({ source: 'index.md', target: 'Missing Page' })
+    expect(await siteData()).toContain('Getting Started')
+  })
+
+  it('a page created, retitled and deleted through the API reaches sidebar, backlinks, graph and search at once', async () => {
+    let since = hmr.events.length
+    await write('guide/missing-page.md', '---\ntitle: Missing Page\n---\n\n# Missing Page\n\nAbout zanzibar quokkas.\n')
+    expect(await siteData()).toContain('Missing Page')
+    const created = await graph()
+    expect(created.edges).toContainEqual(expect.objectContaining({ source: 'index.md', target: 'guide/missing-page.md' }))
+    expect(created.unresolved).not.toContainEqual({ source: 'index.md', target: 'Missing Page' })
+    expect((await search('quokkas')).map((result) => result.path)).toEqual(['guide/missing-page.md'])
+    await sawEvent('metablog:sidebar-updated', since)
+    const graphEvent = await sawEvent('metablog:graph-updated', since)
+    expect(graphEvent.data.paths).toEqual(expect.arrayContaining(['guide/missing-page.md', 'index.md']))
+    // The page that links to it re-renders; the sidebar arrives as an update of the site data.
+    await until(() => hmr.messages.some((message) => message.type === 'update' && JSON.stringify(message).includes('@siteData')), 5000, 'a site-data update')
+
+    since = hmr.events.length
+    await write('guide/missing-page.md', '---\ntitle: Found Page\naliases: [Missing Page]\n---\n\n# Found Page\n\nAbout zanzibar quokkas.\n')
+    expect(await siteData()).toContain('Found Page')
+    expect(await siteData()).not.toContain('Missing Page')
+    expect((await graph()).nodes).toContainEqual(expect.objectContaining({ path: 'guide/missing-page.md', title: 'Found Page' }))
+    expect((await search('found'))[0]?.path).toBe('guide/missing-page.md')
+    await sawEvent('metablog:sidebar-updated', since)
+
+    since = hmr.events.length
+    const current = await dev.api('/files?path=guide/missing-page.md')
+    await dev.api('/files?path=guide/missing-page.md', { method: 'DELETE', headers: { 'If-Match': `"${current.json.hash}"` } })
+    expect(await siteData()).not.toContain('Found Page')
+    expect((await graph()).unresolved).toContainEqual({ source: 'index.md', target: 'Missing Page' })
+    expect(await search('quokkas')).toEqual([])
+    await sawEvent('metablog:sidebar-updated', since)
+    await sawEvent('metablog:graph-updated', since)
+  })
+
+  it('an edit made directly on disk reaches graph and search through the watcher', async () => {
+    const since = hmr.events.length
+    const file = path.join(dev.root, 'guide/getting-started.md')
+    const original = await fs.readFile(file, 'utf8')
+    await fs.writeFile(file, `${original}\nSee also [[Guide]] about wombats.\n`)
+    await sawEvent('metablog:graph-updated', since)
+    expect((await graph()).edges).toContainEqual(expect.objectContaining({ source: 'guide/getting-started.md', target: 'guide/index.md' }))
+    expect((await search('wombats')).map((result) => result.path)).toEqual(['guide/getting-started.md'])
+  })
+
+  it('never restarted or fully reloaded the page', () => {
+    expect(hmr.messages.filter((message) => message.type === 'full-reload')).toEqual([])
+  })
+})
