@@ -1,8 +1,38 @@
+// The MetaBlog theme: VitePress's default theme, plus the writer's assistant on the dev server only.
+import { createPinia } from 'pinia'
 import type { Theme } from 'vitepress'
+import { inBrowser, useData } from 'vitepress'
 import DefaultTheme from 'vitepress/theme'
+import { defineAsyncComponent, defineComponent, h, type Component } from 'vue'
+
+/** Only the dev server serves the token; `import.meta.env.DEV` drops the writer UI from production builds. */
+function writerComponent(): Component | null {
+  if (import.meta.env.DEV && inBrowser && document.querySelector('meta[name="metablog-token"]')) {
+    return defineAsyncComponent(() => import('../components/AIChatOrb.vue'))
+  }
+  return null
+}
+
+const AIChatOrb = writerComponent()
+
+const Layout = defineComponent({
+  name: 'MetaBlogLayout',
+  setup() {
+    const { page } = useData()
+    // One entry per default-theme layout slot we fill.
+    return () =>
+      h(DefaultTheme.Layout, null, {
+        'layout-bottom': () => (AIChatOrb ? h(AIChatOrb, { currentFile: page.value.relativePath || undefined }) : null),
+      })
+  },
+})
 
 const MetaBlogTheme: Theme = {
   extends: DefaultTheme,
+  Layout,
+  enhanceApp({ app }) {
+    app.use(createPinia())
+  },
 }
 
 export default MetaBlogTheme

@@ -1,0 +1,248 @@
+// The assistant for the components: one AgentRuntime, its ChatState in refs, the conversation kept per tab.
+import { defineStore } from 'pinia'
+import { computed, ref, shallowRef, watch } from 'vue'
+import type { LlmStatusResponse } from '../../plugin/protocol'
+import { connectionFromPage } from '../api/connection'
+import { createLlmClient } from '../api/llm-client'
+import { createMetaBlogApi } from '../api/metablog-api'
+import { emptyCost, sumCosts } from '../components/format'
+import { eventBus } from '../event-bus'
+import { AgentRuntime, type ApprovalMode } from '../runtime/agent-runtime'
+import type { CostTotals } from '../runtime/cost-tracker'
+import type { ResumePreview } from '../runtime/resume'
+import { FINAL_STATES, type AgentState } from '../runtime/state-machine'
+import type { ApprovalDecision, ChatMessage, ChatState, ConflictDecision, ResumableTask, TaskProgress } from '../runtime/types'
+import { builtinSkills } from '../skills'
+import { clearSavedConversation, loadConversation, saveConversation, type AssistantMessage } from './conversation-storage'
+
+export type { AssistantMessage } from './conversation-storage'
+
+export type ResumeOutcome =
+  | { status: 'started' }
+  | { status: 'needs-confirmation'; preview: ResumePreview }
+  | { status: 'failed'; message: string }
+
+/** Builds the runtime around the store's ChatState; null when the page has no dev-server API. */
+export type RuntimeFactory = (state: ChatState) => AgentRuntime | null
+
+/** States in which a task is under way (the Stop button shows). */
+export const BUSY_STATES: readonly AgentState[] = ['UNDERSTANDING', 'PLANNING', 'EXECUTING', 'WAITING_INPUT']
+
+const SAVE_DELAY_MS = 300
+
+export function createPageRuntime(state: ChatState): AgentRuntime | null {
+  const connection = connectionFromPage()
+  if (!connection) return null
+  return new AgentRuntime({ api: createMetaBlogApi(connection), llm: createLlmClient(connection), skills: builtinSkills, state, bus: eventBus })
+}
+
+let noteCounter = 0
+const noteId = () => `ui-${Date.now().toString(36)}-${(noteCounter++).toString(36)}`
+
+/** A card the author can still act on: pending, and its task still waiting in this page. */
+export function isLiveCard(message: AssistantMessage): boolean {
+  return (message.kind === 'approval' || message.kind === 'conflict') && message.status === 'pending' && !message.interrupted
+}
+
+export const useAssistantStore = defineStore('metablog-assistant', () => {
+  const saved = loadConversation()
+  const messages = shallowRef<AssistantMessage[]>(saved.messages)
+  const status = ref<AgentState>('IDLE')
+  const taskId = ref<string | null>(null)
+  const progress = shallowRef<TaskProgress | null>(null)
+  const resumable = shallowRef<ResumableTask[]>([])
+  const runtimeCost = shallowRef<CostTotals>(emptyCost())
+  const sessionCost = computed(() => sumCosts(saved.cost, runtimeCost.value))
+  const modelStatus = shallowRef<LlmStatusResponse | null>(null)
+  const connected = ref(false)
+  const ready = ref(false)
+  const open = ref(saved.open)
+  const draft = ref(saved.draft)
+  const selection = ref<string | null>(null)
+  const currentFile = ref<string | undefined>(undefined)
+  const approvalMode = ref<ApprovalMode>('ask')
+  /** Whether the "connect a model" card shows (it can be hidden for the rest of the page's life). */
+  const setupOpen = ref(true)
+  /** A request sent whose task has not reported a state yet. */
+  const starting = ref(false)
+  const isWorking = computed(() => starting.value || BUSY_STATES.includes(status.value))
+  const pendingCards = computed(() => messages.value.filter(isLiveCard).length)
+  let runtime: AgentRuntime | null = null
+
+  function patchMessages(match: (message: AssistantMessage) => boolean, patch: (message: AssistantMessage) => Partial<AssistantMessage>): void {
+    messages.value = messages.value.map((message) => (match(message) ? ({ ...message, ...patch(message) } as AssistantMessage) : message))
+  }
+
+  /** A finished task can no longer take decisions, and its last reply shows what the task spent. */
+  function settleTask(id: string): void {
+    patchMessages((message) => isLiveCard(message) && 'taskId' in message && message.taskId === id, () => ({ interrupted: true }))
+    const spent = runtime?.costs.task(id)
+    const replies = messages.value.filter((message) => message.kind === 'assistant' && message.taskId === id)
+    const last = replies.at(-1)
+    if (spent && spent.calls > 0 && last && !replies.some((reply) => reply.kind === 'assistant' && reply.cost)) {
+      patchMessages((message) => message.id === last.id, () => ({ cost: spent }))
+    }
+  }
+
+  const chatState: ChatState = {
+    get messages() {
+      return messages.value
+    },
+    pushMessage(message: ChatMessage) {
+      messages.value = [...messages.value, message]
+    },
+    updateMessage(id, patch) {
+      patchMessages((message) => message.id === id, () => patch)
+    },
+    setStatus(state, id) {
+      starting.value = false
+      status.value = state
+      taskId.value = id
+      if (id !== null && FINAL_STATES.includes(state)) settleTask(id)
+    },
+    setProgress(value) {
+      progress.value = value
+    },
+    setResumable(tasks) {
+      resumable.value = tasks
+    },
+    setSessionCost(cost) {
+      runtimeCost.value = cost
+    },
+  }
+
+  function note(text: string, task?: string): void {
+    chatState.pushMessage({ id: noteId(), kind: 'assistant', taskId: task, text, streaming: false })
+  }
+
+  function reportFailure(error: unknown, retryText?: string, task?: string): void {
+    const code = (error as { code?: unknown })?.code
+    const message = error instanceof Error ? error.message : String(error)
+    chatState.pushMessage({ id: noteId(), kind: 'error', taskId: task, code: typeof code === 'string' ? code : 'ERR_UI', message, retryText })
+  }
+
+  /** Runs a runtime call that lasts as long as its task, turning a throw into an error card. */
+  function track(start: () => Promise<unknown>, retryText?: string, task?: string): void {
+    starting.value = true
+    start()
+      .catch((error: unknown) => reportFailure(error, retryText, task))
+      .finally(() => (starting.value = false))
+  }
+
+  /** Builds the runtime once; later calls are no-ops. False when the page has no dev-server API. */
+  function connect(factory: RuntimeFactory = createPageRuntime): boolean {
+    if (runtime) return true
+    runtime = factory(chatState)
+    if (!runtime) return false
+    runtime.approvalMode = approvalMode.value
+    connected.value = true
+    const started = runtime
+    void started.initialize().then(() => {
+      modelStatus.value = started.modelStatus
+      ready.value = true
+    })
+    return true
+  }
+
+  function send(text: string): boolean {
+    const request = text.trim()
+    if (!runtime || request === '' || isWorking.value) return false
+    const selectedText = selection.value ?? undefined
+    selection.value = null
+    track(() => runtime!.processInput(request, { currentFile: currentFile.value, selectedText }), request)
+    return true
+  }
+
+  function stop(): boolean {
+    return runtime?.abort(taskId.value ?? undefined) ?? false
+  }
+
+  function decide(messageId: string, decision: ApprovalDecision | ConflictDecision): void {
+    runtime?.decide(messageId, decision)
+    // No task was waiting for this card (it outlived its task): say so instead of doing nothing.
+    patchMessages((message) => message.id === messageId && isLiveCard(message), () => ({ interrupted: true }))
+  }
+
+  /** Sends an error card's request again, with the page and selection it first had. */
+  function retry(messageId: string): boolean {
+    const index = messages.value.findIndex((message) => message.id === messageId)
+    const failed = messages.value[index]
+    if (!runtime || failed?.kind !== 'error' || !failed.retryText || isWorking.value) return false
+    const asked = messages.value
+      .slice(0, index)
+      .findLast((message): message is Extract<ChatMessage, { kind: 'user' }> => message.kind === 'user' && message.text === failed.retryText)
+    const { retryText } = failed
+    track(() => runtime!.processInput(retryText, { currentFile: asked?.file ?? currentFile.value, selectedText: asked?.selection }), retryText)
+    return true
+  }
+
+  async function previewResume(id: string): Promise<ResumePreview> {
+    if (!runtime) throw new Error('The assistant is not connected to the dev server.')
+    return runtime.previewResume(id)
+  }
+
+  /** Checks the risk first; a risky resume waits for `confirmed`. The task then runs in the background. */
+  async function resume(id: string, confirmed = false): Promise<ResumeOutcome> {
+    if (!runtime) return { status: 'failed', message: 'The assistant is not connected to the dev server.' }
+    if (isWorking.value) return { status: 'failed', message: 'A task is still running. Stop it first.' }
+    let preview: ResumePreview
+    try {
+      preview = await runtime.previewResume(id)
+    } catch (error) {
+      return { status: 'failed', message: (error as Error).message }
+    }
+    if (preview.risk === 'high' && !confirmed) return { status: 'needs-confirmation', preview }
+    resumable.value = resumable.value.filter((task) => task.taskId !== id)
+    note(`Resuming **${preview.title}** at “${preview.pendingSteps[0] ?? 'the last step'}”.`, id)
+    track(() => runtime!.resumeTask(id, { confirmed: true }), undefined, id)
+    return { status: 'started' }
+  }
+
+  async function discard(id: string): Promise<void> {
+    if (!runtime) return
+    resumable.value = resumable.value.filter((task) => task.taskId !== id)
+    try {
+      await runtime.abandonTask(id)
+    } catch (error) {
+      reportFailure(error, undefined, id)
+      await runtime.refreshResumable()
+    }
+  }
+
+  function setApprovalMode(mode: ApprovalMode): void {
+    approvalMode.value = mode
+    if (runtime) runtime.approvalMode = mode
+  }
+
+  /** Starts a new conversation; what this tab spent stays in the session total. */
+  function clearConversation(): void {
+    if (isWorking.value) return
+    messages.value = []
+    clearSavedConversation()
+  }
+
+  // A selection belongs to the page it was made on.
+  watch(currentFile, () => {
+    selection.value = null
+  })
+
+  let saveTimer: ReturnType<typeof setTimeout> | undefined
+  function persist(): void {
+    clearTimeout(saveTimer)
+    saveTimer = undefined
+    saveConversation({ messages: messages.value, cost: sessionCost.value, draft: draft.value, open: open.value })
+  }
+  watch([messages, sessionCost, draft, open], () => {
+    // Streaming updates arrive many times a second; one write per pause is enough.
+    saveTimer ??= setTimeout(persist, SAVE_DELAY_MS)
+  })
+  if (typeof window !== 'undefined') window.addEventListener('pagehide', persist)
+
+  return {
+    // state
+    messages, status, taskId, progress, resumable, sessionCost, modelStatus, connected, ready,
+    open, draft, selection, currentFile, approvalMode, setupOpen, isWorking, pendingCards,
+    // actions
+    connect, send, stop, decide, retry, previewResume, resume, discard, setApprovalMode, clearConversation, persist,
+  }
+})

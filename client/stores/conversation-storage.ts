@@ -1,0 +1,81 @@
+// The conversation in sessionStorage, so a reload or a full navigation keeps it for this tab.
+import type { CostTotals } from '../runtime/cost-tracker'
+import type { ChatMessage } from '../runtime/types'
+
+/** A chat message as the UI keeps it: `interrupted` marks a card or stream whose task is gone. */
+export type AssistantMessage = ChatMessage & { interrupted?: boolean }
+
+export interface SavedConversation {
+  messages: AssistantMessage[]
+  /** What earlier page loads in this tab spent. */
+  cost: CostTotals
+  draft: string
+  open: boolean
+}
+
+const STORAGE_KEY = 'metablog:conversation:v1'
+/** Enough history to be useful, little enough to stay far below the storage quota. */
+const KEEP_MESSAGES = [200, 40]
+
+function storage(): Storage | null {
+  try {
+    return typeof sessionStorage === 'undefined' ? null : sessionStorage
+  } catch {
+    // Storage can be blocked by the browser's privacy settings.
+    return null
+  }
+}
+
+export function emptyConversation(): SavedConversation {
+  return {
+    messages: [],
+    cost: { promptTokens: 0, completionTokens: 0, totalTokens: 0, cost: 0, unknownCost: false, calls: 0 },
+    draft: '',
+    open: false,
+  }
+}
+
+function isMessage(value: unknown): value is AssistantMessage {
+  const message = value as { id?: unknown; kind?: unknown } | null
+  return typeof message?.id === 'string' && typeof message.kind === 'string'
+}
+
+/** A waiting card or a stream from an earlier page load has lost its task: the resume banner takes over. */
+function interrupt(message: AssistantMessage): AssistantMessage {
+  if ((message.kind === 'approval' || message.kind === 'conflict') && message.status === 'pending') return { ...message, interrupted: true }
+  if (message.kind === 'assistant' && message.streaming) return { ...message, streaming: false, interrupted: true }
+  return message
+}
+
+export function loadConversation(): SavedConversation {
+  const fallback = emptyConversation()
+  try {
+    const saved = JSON.parse(storage()?.getItem(STORAGE_KEY) ?? 'null') as Partial<SavedConversation> | null
+    if (!saved || !Array.isArray(saved.messages)) return fallback
+    return {
+      messages: saved.messages.filter(isMessage).map(interrupt),
+      cost: { ...fallback.cost, ...saved.cost },
+      draft: typeof saved.draft === 'string' ? saved.draft : '',
+      open: saved.open === true,
+    }
+  } catch {
+    return fallback
+  }
+}
+
+export function saveConversation(conversation: SavedConversation): void {
+  const store = storage()
+  if (!store) return
+  for (const keep of KEEP_MESSAGES) {
+    try {
+      store.setItem(STORAGE_KEY, JSON.stringify({ ...conversation, messages: conversation.messages.slice(-keep) }))
+      return
+    } catch {
+      // Over the quota (long diffs): try again with less history.
+    }
+  }
+}
+
+export function clearSavedConversation(): void {
+  storage()?.removeItem(STORAGE_KEY)
+}

@@ -1,0 +1,133 @@
+// @vitest-environment happy-dom
+import { mount } from '@vue/test-utils'
+import { describe, expect, it } from 'vitest'
+import ApprovalCard from '../../../../client/components/ApprovalCard.vue'
+import ConflictCard from '../../../../client/components/ConflictCard.vue'
+import ErrorCard from '../../../../client/components/ErrorCard.vue'
+import type { Proposal } from '../../../../client/runtime/types'
+
+function approval(proposal: Partial<Proposal> = {}, status: 'pending' | 'accepted' | 'rejected' = 'pending') {
+  return {
+    id: 'approval-1',
+    kind: 'approval' as const,
+    taskId: 'task-1',
+    status,
+    proposal: {
+      kind: 'edit' as const,
+      path: 'posts/etags.md',
+      summary: 'Make it shorter',
+      before: 'ETags let a server tell versions apart quickly.',
+      after: 'ETags tell two versions apart.',
+      ...proposal,
+    },
+  }
+}
+
+const button = (wrapper: ReturnType<typeof mount>, name: string) => wrapper.findAll('button').find((candidate) => candidate.text() === name)
+
+describe('ApprovalCard', () => {
+  it('names the change and the page, and shows a word-level diff', () => {
+    const wrapper = mount(ApprovalCard, { props: { message: approval(), live: true } })
+    expect(wrapper.get('[data-testid="metablog-approval"]').attributes('aria-label')).toBe('Edit: posts/etags.md')
+    expect(wrapper.text()).toContain('Make it shorter')
+    expect(wrapper.findAll('del').map((node) => node.text()).join(' ')).toContain('let a server')
+    expect(wrapper.findAll('del').map((node) => node.text()).join(' ')).toContain('quickly')
+    expect(wrapper.findAll('ins').map((node) => node.text()).join(' ')).toContain('two')
+    // Unchanged words are plain text.
+    expect(wrapper.get('.text').text()).toContain('ETags')
+    expect(wrapper.findAll('del').some((node) => node.text().includes('ETags'))).toBe(false)
+  })
+
+  it('folds long unchanged text around the change, and shows everything on request', async () => {
+    const long = 'Lorem ipsum dolor sit amet. '.repeat(40)
+    const wrapper = mount(ApprovalCard, { props: { message: approval({ before: `${long}old words ${long}`, after: `${long}new words ${long}` }), live: true } })
+    expect(wrapper.find('.gap').exists()).toBe(true)
+    await button(wrapper, 'Show everything')!.trigger('click')
+    expect(wrapper.find('.gap').exists()).toBe(false)
+  })
+
+  it('accepts and rejects', async () => {
+    const wrapper = mount(ApprovalCard, { props: { message: approval(), live: true } })
+    await button(wrapper, 'Accept')!.trigger('click')
+    await button(wrapper, 'Reject')!.trigger('click')
+    expect(wrapper.emitted('decide')).toEqual([[{ action: 'accept' }], [{ action: 'reject' }]])
+  })
+
+  it('lets the author edit the proposed text before accepting it', async () => {
+    const wrapper = mount(ApprovalCard, { props: { message: approval(), live: true }, attachTo: document.body })
+    await button(wrapper, 'Edit')!.trigger('click')
+    const editor = wrapper.get('textarea[aria-label="Edited text"]')
+    expect((editor.element as HTMLTextAreaElement).value).toBe('ETags tell two versions apart.')
+    expect(document.activeElement).toBe(editor.element)
+    await editor.setValue('ETags tell any two versions apart.')
+    await button(wrapper, 'Accept edited')!.trigger('click')
+    expect(wrapper.emitted('decide')).toEqual([[{ action: 'accept', after: 'ETags tell any two versions apart.' }]])
+    wrapper.unmount()
+  })
+
+  it('cancelling an edit brings the diff back', async () => {
+    const wrapper = mount(ApprovalCard, { props: { message: approval(), live: true } })
+    await button(wrapper, 'Edit')!.trigger('click')
+    await button(wrapper, 'Cancel')!.trigger('click')
+    expect(wrapper.find('textarea').exists()).toBe(false)
+    expect(wrapper.find('[data-testid="metablog-diff"]').exists()).toBe(true)
+    expect(wrapper.emitted('decide')).toBeUndefined()
+  })
+
+  it('a deletion has no Edit button', () => {
+    const wrapper = mount(ApprovalCard, { props: { message: approval({ kind: 'delete', before: 'The page', after: '' }), live: true } })
+    expect(button(wrapper, 'Edit')).toBeUndefined()
+    expect(button(wrapper, 'Accept')).toBeDefined()
+    expect(wrapper.text()).toContain('Delete page')
+  })
+
+  it('shows the outcome instead of buttons once decided', () => {
+    const accepted = mount(ApprovalCard, { props: { message: approval({}, 'accepted'), live: false } })
+    expect(accepted.text()).toContain('Accepted')
+    expect(accepted.findAll('button').filter((candidate) => ['Accept', 'Reject', 'Edit'].includes(candidate.text()))).toHaveLength(0)
+    const rejected = mount(ApprovalCard, { props: { message: approval({}, 'rejected'), live: false } })
+    expect(rejected.text()).toContain('Rejected')
+  })
+
+  it('a card whose task is gone says it was not applied and offers nothing', () => {
+    const wrapper = mount(ApprovalCard, { props: { message: { ...approval(), interrupted: true }, live: false } })
+    expect(wrapper.get('[data-testid="metablog-approval"]').attributes('data-status')).toBe('interrupted')
+    expect(wrapper.text()).toContain('Not applied')
+    expect(button(wrapper, 'Accept')).toBeUndefined()
+  })
+})
+
+describe('ConflictCard', () => {
+  const conflict = { id: 'conflict-1', kind: 'conflict' as const, taskId: 'task-1', path: 'posts/etags.md', summary: 'posts/etags.md changed while this edit waited.', status: 'pending' as const }
+
+  it('offers Re-apply and Drop', async () => {
+    const wrapper = mount(ConflictCard, { props: { message: conflict, live: true } })
+    expect(wrapper.text()).toContain('changed while this edit waited')
+    await button(wrapper, 'Re-apply')!.trigger('click')
+    await button(wrapper, 'Drop')!.trigger('click')
+    expect(wrapper.emitted('decide')).toEqual([['reapply'], ['drop']])
+  })
+
+  it('shows how it was resolved', () => {
+    const wrapper = mount(ConflictCard, { props: { message: { ...conflict, status: 'drop' as const }, live: false } })
+    expect(wrapper.text()).toContain('Dropped')
+    expect(button(wrapper, 'Re-apply')).toBeUndefined()
+  })
+})
+
+describe('ErrorCard', () => {
+  const error = { id: 'error-1', kind: 'error' as const, code: 'ERR_LLM_TIMEOUT', message: 'The model did not answer in time.', retryText: '/ask etags' }
+
+  it('shows the message and the code, and retries', async () => {
+    const wrapper = mount(ErrorCard, { props: { message: error, canRetry: true } })
+    expect(wrapper.text()).toContain('The model did not answer in time.')
+    expect(wrapper.text()).toContain('ERR_LLM_TIMEOUT')
+    await button(wrapper, 'Retry')!.trigger('click')
+    expect(wrapper.emitted('retry')).toHaveLength(1)
+  })
+
+  it('has no Retry without a request to repeat, and a disabled one while a task runs', () => {
+    expect(button(mount(ErrorCard, { props: { message: { ...error, retryText: undefined }, canRetry: true } }), 'Retry')).toBeUndefined()
+    expect(button(mount(ErrorCard, { props: { message: error, canRetry: false } }), 'Retry')!.attributes('disabled')).toBeDefined()
+  })
+})

@@ -1,0 +1,106 @@
+// @vitest-environment happy-dom
+import { beforeEach, describe, expect, it } from 'vitest'
+import type { Proposal } from '../../../../client/runtime/types'
+import { deferred, flush, scriptedSkill, setUpAssistant, until } from '../components/assistant-harness'
+
+const proposal: Proposal = { kind: 'edit', path: 'posts/etags.md', summary: 'Shorter', before: 'a b c', after: 'a c' }
+
+beforeEach(() => sessionStorage.clear())
+
+describe('useAssistantStore', () => {
+  it('keeps the conversation across a reload; cards and streams of the old page load are interrupted', async () => {
+    const gates = { wait: deferred() }
+    const skill = scriptedSkill({
+      approve: (context) => {
+        void context.approve(proposal)
+      },
+      stream: (context) => context.replyStream().append('Half a repl'),
+      wait: () => undefined,
+    }, gates)
+    const first = await setUpAssistant({ skills: [skill] })
+    first.store.draft = 'unsent words'
+    first.store.open = true
+    first.store.send('/ask something')
+    await until(() => first.store.messages.some((message) => message.kind === 'assistant' && message.streaming), 'the stream to start')
+    first.runtime.costs.record(first.store.taskId!, 'gpt-4o-mini', { promptTokens: 100, completionTokens: 20, cost: 0.001 })
+    first.store.persist()
+
+    // A reload: a new app, a new store, a new runtime.
+    const second = await setUpAssistant({ skills: [skill] })
+    const kinds = second.store.messages.map((message) => message.kind)
+    expect(kinds).toEqual(['user', 'approval', 'assistant'])
+    const [, card, reply] = second.store.messages
+    expect(card).toMatchObject({ kind: 'approval', status: 'pending', interrupted: true })
+    expect(reply).toMatchObject({ kind: 'assistant', text: 'Half a repl', streaming: false, interrupted: true })
+    expect(second.store.draft).toBe('unsent words')
+    expect(second.store.open).toBe(true)
+    expect(second.store.sessionCost).toMatchObject({ totalTokens: 120, cost: 0.001 })
+
+    second.runtime.costs.record('another-task', 'gpt-4o-mini', { promptTokens: 10, completionTokens: 5, cost: 0.0005 })
+    expect(second.store.sessionCost).toMatchObject({ totalTokens: 135, cost: 0.0015 })
+    gates.wait.resolve()
+  })
+
+  it('saves on its own shortly after a change', async () => {
+    const skill = scriptedSkill({ reply: (context) => context.say('Saved reply.') })
+    const first = await setUpAssistant({ skills: [skill] })
+    first.store.send('/ask hi')
+    await until(() => first.store.status === 'COMPLETED', 'the task')
+    await new Promise((resolve) => setTimeout(resolve, 400))
+    const second = await setUpAssistant()
+    expect(second.store.messages.map((message) => message.kind)).toEqual(['user', 'assistant'])
+  })
+
+  it('sends the current page and the selection, then forgets the selection', async () => {
+    const seen: unknown[] = []
+    const skill = scriptedSkill({ reply: (context) => seen.push([context.inputs.currentFile, context.inputs.selectedText]) })
+    const { store } = await setUpAssistant({ skills: [skill] })
+    store.currentFile = 'posts/etags.md'
+    await flush()
+    store.selection = 'the selected words'
+    expect(store.send('/ask what?')).toBe(true)
+    expect(store.selection).toBeNull()
+    await until(() => seen.length === 1, 'the skill')
+    expect(seen[0]).toEqual(['posts/etags.md', 'the selected words'])
+  })
+
+  it('refuses to send while a task runs, or nothing at all', async () => {
+    const gates = { wait: deferred() }
+    const skill = scriptedSkill({ wait: () => undefined }, gates)
+    const { store } = await setUpAssistant({ skills: [skill] })
+    expect(store.send('   ')).toBe(false)
+    expect(store.send('/ask one')).toBe(true)
+    expect(store.isWorking).toBe(true)
+    expect(store.send('/ask two')).toBe(false)
+    gates.wait.resolve()
+    await until(() => !store.isWorking, 'the task')
+  })
+
+  it('a selection belongs to its page: navigating drops it', async () => {
+    const { store } = await setUpAssistant()
+    store.currentFile = 'posts/a.md'
+    await flush()
+    store.selection = 'text on a'
+    store.currentFile = 'posts/b.md'
+    await flush()
+    expect(store.selection).toBeNull()
+  })
+
+  it('deciding on a card no task waits for marks it interrupted instead of doing nothing', async () => {
+    const { store } = await setUpAssistant()
+    store.messages = [{ id: 'orphan', kind: 'approval', taskId: 'gone', proposal, status: 'pending' }]
+    store.decide('orphan', { action: 'accept' })
+    expect(store.messages[0]).toMatchObject({ status: 'pending', interrupted: true })
+  })
+
+  it('reports a failure to start as an error card with a retry', async () => {
+    const { store, runtime } = await setUpAssistant()
+    runtime.processInput = async () => {
+      throw Object.assign(new Error('The dev server did not answer.'), { code: 'ERR_NETWORK' })
+    }
+    store.send('/ask hi')
+    await until(() => store.messages.some((message) => message.kind === 'error'), 'the error card')
+    expect(store.messages.at(-1)).toMatchObject({ kind: 'error', code: 'ERR_NETWORK', retryText: '/ask hi' })
+    expect(store.isWorking).toBe(false)
+  })
+})
