@@ -4,6 +4,9 @@ import type { Theme } from 'vitepress'
 import { inBrowser, useData } from 'vitepress'
 import DefaultTheme from 'vitepress/theme'
 import { defineAsyncComponent, defineComponent, h, type Component } from 'vue'
+import KnowledgeGraph from '../components/KnowledgeGraph.vue'
+import PageBacklinks from '../components/PageBacklinks.vue'
+import './knowledge.css'
 
 /** Only the dev server serves the token; `import.meta.env.DEV` drops the writer UI from production builds. */
 function writerComponent(): Component | null {
@@ -22,6 +25,8 @@ const Layout = defineComponent({
     // One entry per default-theme layout slot we fill.
     return () =>
       h(DefaultTheme.Layout, null, {
+        // Reading features, in production too: who links here, and the page's local graph.
+        'doc-after': () => h(PageBacklinks),
         'layout-bottom': () => (AIChatOrb ? h(AIChatOrb, { currentFile: page.value.relativePath || undefined }) : null),
       })
   },
@@ -32,6 +37,8 @@ const MetaBlogTheme: Theme = {
   Layout,
   enhanceApp({ app }) {
     app.use(createPinia())
+    // For the graph page: `<KnowledgeGraph />` in any Markdown page.
+    app.component('KnowledgeGraph', KnowledgeGraph)
   },
 }
 

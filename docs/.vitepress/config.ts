@@ -13,6 +13,7 @@ export default withMetaBlog(
         { text: 'Posts', link: '/posts/' },
         { text: 'Notes', link: '/notes/' },
         { text: '中文', link: '/zh/' },
+        { text: 'Graph', link: '/graph' },
         { text: 'About MetaBlog', link: '/about-metablog' },
       ],
       search: { provider: 'local' },

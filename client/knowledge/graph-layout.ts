@@ -1,0 +1,72 @@
+import { forceCollide, forceLink, forceManyBody, forceSimulation, forceX, forceY, type Simulation, type SimulationLinkDatum, type SimulationNodeDatum } from 'd3-force'
+import type { GraphResponse } from '../../plugin/protocol'
+
+export interface LayoutNode extends SimulationNodeDatum {
+  path: string
+  title: string
+  degree: number
+}
+
+export type LayoutLink = SimulationLinkDatum<LayoutNode>
+
+/** A force layout of the graph; positions of nodes already placed are kept across updates. */
+export function createLayout(data: GraphResponse, previous: Map<string, LayoutNode> = new Map()) {
+  const degree = new Map<string, number>()
+  for (const edge of data.edges) {
+    degree.set(edge.source, (degree.get(edge.source) ?? 0) + 1)
+    degree.set(edge.target, (degree.get(edge.target) ?? 0) + 1)
+  }
+  const nodes: LayoutNode[] = data.nodes.map((node) => {
+    const old = previous.get(node.path)
+    return { path: node.path, title: node.title, degree: degree.get(node.path) ?? 0, x: old?.x, y: old?.y, vx: old?.vx, vy: old?.vy }
+  })
+  const known = new Set(nodes.map((node) => node.path))
+  const links: LayoutLink[] = data.edges
+    .filter((edge) => edge.source !== edge.target && known.has(edge.source) && known.has(edge.target))
+    .map((edge) => ({ source: edge.source, target: edge.target }))
+  // Larger graphs get weaker repulsion and a faster cool-down, so 2,000 nodes settle in a few seconds.
+  const large = nodes.length > 500
+  const simulation: Simulation<LayoutNode, LayoutLink> = forceSimulation(nodes)
+    .force('link', forceLink<LayoutNode, LayoutLink>(links).id((node) => node.path).distance(large ? 24 : 110).strength(0.4))
+    .force('charge', forceManyBody<LayoutNode>().strength(large ? -18 : -500).theta(0.9).distanceMax(large ? 300 : 800))
+    .force('collide', forceCollide<LayoutNode>((node) => radiusOf(node) + (large ? 2 : 24)))
+    // A weak pull to the middle keeps pages without links from drifting away.
+    .force('x', forceX<LayoutNode>(0).strength((node) => (node.degree === 0 ? 0.4 : 0.06)))
+    .force('y', forceY<LayoutNode>(0).strength((node) => (node.degree === 0 ? 0.4 : 0.06)))
+    .alphaDecay(large ? 0.05 : 0.0228)
+    .stop()
+  return { nodes, links, simulation }
+}
+
+export function radiusOf(node: LayoutNode): number {
+  return 3 + Math.min(9, Math.sqrt(node.degree) * 2)
+}
+
+/** The node under a point (in layout coordinates), if any. */
+export function nodeAt(nodes: LayoutNode[], x: number, y: number): LayoutNode | undefined {
+  let best: LayoutNode | undefined
+  let bestDistance = Infinity
+  for (const node of nodes) {
+    const distance = Math.hypot((node.x ?? 0) - x, (node.y ?? 0) - y)
+    if (distance <= radiusOf(node) + 4 && distance < bestDistance) {
+      best = node
+      bestDistance = distance
+    }
+  }
+  return best
+}
+
+/** The box around every node, to fit the view to the graph. */
+export function boundsOf(nodes: LayoutNode[]): { minX: number; minY: number; maxX: number; maxY: number } {
+  let minX = Infinity
+  let minY = Infinity
+  let maxX = -Infinity
+  let maxY = -Infinity
+  for (const node of nodes) {
+    minX = Math.min(minX, node.x ?? 0)
+    minY = Math.min(minY, node.y ?? 0)
+    maxX = Math.max(maxX, node.x ?? 0)
+    maxY = Math.max(maxY, node.y ?? 0)
+  }
+  return nodes.length ? { minX, minY, maxX, maxY } : { minX: 0, minY: 0, maxX: 0, maxY: 0 }
+}
