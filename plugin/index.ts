@@ -1,4 +1,5 @@
 import type { UserConfig } from 'vitepress'
+import { clientDepsPlugin } from './client-deps-plugin.js'
 import { devApiPlugin } from './dev-api-plugin.js'
 import { knowledgePlugin } from './knowledge-plugin.js'
 import { KnowledgeService } from './knowledge-service.js'
@@ -27,7 +28,7 @@ function extend<T extends UserConfig>(config: T, options: MetaBlogOptions): T {
     vite: {
       ...vite,
       // The dev-only API applies to `serve` alone; the knowledge layer serves dev and build.
-      plugins: [...(vite.plugins ?? []), devApiPlugin(resolved, knowledge), knowledgePlugin(knowledge)],
+      plugins: [...(vite.plugins ?? []), devApiPlugin(resolved, knowledge), knowledgePlugin(knowledge), clientDepsPlugin()],
     },
   }
 }

@@ -110,6 +110,11 @@ export interface Checkpoint {
   partial?: { stepId: string; text: string }
   /** Hashes of the pages the task read or wrote, to detect the author's edits since. */
   expectedHashes: Record<string, string>
+  /**
+   * Hashes of writes sent but not yet answered: if the dev server died meanwhile, the page may
+   * hold this version, which the task wrote itself.
+   */
+  pendingHashes?: Record<string, string>
   /** Pages the task created itself. */
   createdPaths: string[]
   totalSteps: number

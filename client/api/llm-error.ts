@@ -26,7 +26,8 @@ export function toLlmError(error: unknown, signal?: AbortSignal): unknown {
   if (signal?.aborted) return signal.reason
   if (error instanceof LlmError) return error
   if (error instanceof APIUserAbortError) return new DOMException('The model call was aborted.', 'AbortError')
-  if (error instanceof APIConnectionError) {
+  // A stream cut by a dying server surfaces as a bare TypeError ("network error", "terminated").
+  if (error instanceof APIConnectionError || error instanceof TypeError) {
     return new LlmError('ERR_NETWORK', 'The dev server did not answer. Is `vitepress dev` still running? Restart it and reload the page.')
   }
   if (error instanceof APIError) {

@@ -34,7 +34,7 @@ export async function previewResume(api: MetaBlogApi, checkpoint: Checkpoint, sk
   for (const [path, expected] of Object.entries(checkpoint.expectedHashes)) {
     const hash = await currentHash(api, path)
     if (hash === null) reasons.push(`${path} was deleted since the task stopped`)
-    else if (hash !== expected) reasons.push(`${path} changed since the task stopped`)
+    else if (hash !== expected && hash !== checkpoint.pendingHashes?.[path]) reasons.push(`${path} changed since the task stopped`)
   }
   const inputs = checkpoint.inputs as unknown as TaskInputs
   const target = inputs.params?.path ?? inputs.currentFile

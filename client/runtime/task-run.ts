@@ -4,6 +4,7 @@ import type { MetaBlogApi } from '../api/metablog-api'
 import type { EventBus, MetaBlogEvents } from '../event-bus'
 import type { CostTracker } from './cost-tracker'
 import type { Logger } from './logger'
+import { hashText } from './hash'
 import { createModelPort } from './model-port'
 import type { ApprovalDecision, ChatState, ConflictDecision, Proposal, Skill, SkillContext, TaskInputs } from './types'
 
@@ -40,6 +41,7 @@ export class TaskRun {
   private readonly finished: CheckpointStep[]
   private partial: Checkpoint['partial']
   private readonly expectedHashes: Record<string, string>
+  private readonly pendingHashes: Record<string, string> = {}
   private readonly createdPaths: string[]
   private replyId: string | null = null
   private lastSave = 0
@@ -82,6 +84,7 @@ export class TaskRun {
       steps: this.finished,
       partial: this.partial,
       expectedHashes: this.expectedHashes,
+      pendingHashes: this.pendingHashes,
       createdPaths: this.createdPaths,
       totalSteps: this.skill.steps.length,
     }
@@ -163,6 +166,14 @@ export class TaskRun {
           },
           done: () => host.state.updateMessage(id, { streaming: false, cost: host.costs.task(this.taskId) }),
         }
+      },
+      writePage: async (path, content, expectedHash) => {
+        this.pendingHashes[path] = await hashText(content)
+        await this.saveCheckpoint()
+        const { hash } = await host.api.writeFile(path, content, expectedHash, { signal: this.signal, taskId: this.taskId })
+        this.expectedHashes[path] = hash
+        delete this.pendingHashes[path]
+        return hash
       },
       expectHash: (path, hash) => {
         if (hash === null) delete this.expectedHashes[path]

@@ -58,6 +58,11 @@ export interface SkillContext {
   say(markdown: string): void
   /** Streams into a fresh reply message (summaries, answers). */
   replyStream(): { append(delta: string): void; done(): void }
+  /**
+   * Writes a page the task owns (`expectedHash` null creates it) and records its new hash; the
+   * checkpoint notes the write before it is sent, so a crash mid-write is not mistaken for an edit.
+   */
+  writePage(path: string, content: string, expectedHash: string | null): Promise<string>
   /** Records the hash of a page as the task last read or wrote it. */
   expectHash(path: string, hash: string | null): void
   markCreated(path: string): void

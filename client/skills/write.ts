@@ -94,9 +94,8 @@ export const writeSkill: Skill = {
         const path = await freePath(context, title)
         const content = `${composeFrontMatter({ title, date: today(), draft: true })}\n# ${title}\n\n_Drafting…_\n`
         await context.api.lock(path, context.taskId, { signal: context.signal })
-        const { hash } = await context.api.writeFile(path, content, null, { signal: context.signal, taskId: context.taskId })
         context.markCreated(path)
-        context.expectHash(path, hash)
+        await context.writePage(path, content, null)
         context.say(`Drafting [${title}](${routeOf(path)}) in \`${path}\`…`)
         return { path }
       },
@@ -113,11 +112,9 @@ export const writeSkill: Skill = {
         const header = composeFrontMatter({ title, date: today(), draft: true })
         const save = (body: string) => {
           saving = saving.then(async () => {
-            const written = await context.api.writeFile(path, `${header}\n${body}\n`, hash, { signal: context.signal, taskId: context.taskId })
-            hash = written.hash
-            context.expectHash(path, hash)
+            hash = await context.writePage(path, `${header}\n${body}\n`, hash)
+            // Renewing the lock keeps other tasks off the draft for as long as it grows.
             await context.api.lock(path, context.taskId, { signal: context.signal })
-            await context.saveCheckpoint()
           })
           return saving
         }
@@ -174,8 +171,7 @@ export const writeSkill: Skill = {
         const { tags, description } = context.output<Details>('details')
         const related = context.output<Related>('related').filter((page) => page.path !== path)
         const page = `${composeFrontMatter({ title, date: today(), tags, description })}\n${stripFrontMatter(body)}${relatedSection(related)}`
-        const { hash } = await context.api.writeFile(path, page, await hashOf(context, path), { signal: context.signal, taskId: context.taskId })
-        context.expectHash(path, hash)
+        const hash = await context.writePage(path, page, await hashOf(context, path))
         return { path, hash }
       },
     },

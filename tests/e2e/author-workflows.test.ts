@@ -1,0 +1,151 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { DETAILS, OUTLINE, content, requestsContaining, sentences, until } from '../helpers/runtime.js'
+import { startStudio, type Studio } from './harness.js'
+
+let studio: Studio
+
+beforeAll(async () => {
+  studio = await startStudio()
+})
+
+afterEach(() => studio.fake.reset())
+
+afterAll(async () => {
+  await studio?.close()
+})
+
+const sidebar = () => studio.page.locator('.VPSidebar')
+const progressText = () => studio.page.getByTestId('metablog-progress-text')
+
+describe('an author in the browser', () => {
+  it('writes a post: progress shows, the post appears in the sidebar without a reload, the file has front matter', async () => {
+    const { page, fake } = studio
+    await studio.visit('/posts/atomic-file-writes')
+    await studio.markDocument()
+    fake.enqueue({ ...OUTLINE, text: ['# HTTP Caching in Practice\n\n## Validators\n'] }, content(['# HTTP Caching in Practice\n\n', ...sentences(60)], 40), DETAILS)
+    await studio.ask('write a post about HTTP caching')
+
+    await progressText().filter({ hasText: /Step \d\/7/ }).waitFor()
+    await sidebar().getByText('HTTP Caching in Practice (draft)').waitFor({ timeout: 15_000 })
+    await progressText().filter({ hasText: 'Writing the content' }).waitFor()
+    await studio.shot('1-write-progress')
+
+    await page.getByTestId('metablog-message').filter({ hasText: /Saved.*HTTP Caching in Practice/ }).waitFor({ timeout: 20_000 })
+    await sidebar().getByText('HTTP Caching in Practice', { exact: true }).waitFor()
+    expect(await studio.stillSameDocument()).toBe(true)
+    const post = await studio.frontMatter('posts/http-caching-in-practice.md')
+    expect(post.data).toMatchObject({ title: 'HTTP Caching in Practice', tags: ['http', 'caching'], description: 'How ETags keep concurrent writes safe.' })
+    expect(post.content).toContain('Sentence 59.')
+    await studio.shot('1-write-done')
+  })
+
+  it('edits a selected paragraph: accept updates the page in place and the file; reject leaves it untouched', async () => {
+    const { page, fake } = studio
+    await studio.visit('/posts/understanding-etags')
+    await studio.markDocument()
+    const selectParagraph = (text: string) =>
+      page.evaluate((wanted) => {
+        const paragraph = [...document.querySelectorAll('.vp-doc p')].find((element) => element.textContent?.includes(wanted))!
+        const range = document.createRange()
+        range.selectNodeContents(paragraph)
+        const selection = window.getSelection()!
+        selection.removeAllRanges()
+        selection.addRange(range)
+        document.dispatchEvent(new Event('selectionchange'))
+        return paragraph.textContent
+      }, text)
+
+    await selectParagraph('An ETag (entity tag)')
+    await page.getByRole('button', { name: 'Ask MetaBlog' }).click()
+    await page.getByTestId('metablog-selection').waitFor()
+    fake.enqueue({ text: ['ETags ', 'fingerprint ', 'a version.'] })
+    await studio.ask('make this more concise')
+    const approval = page.getByTestId('metablog-approval').filter({ has: page.getByRole('button', { name: 'Accept' }) })
+    await approval.getByTestId('metablog-diff').waitFor()
+    await studio.shot('2-edit-diff')
+    await approval.getByRole('button', { name: 'Accept' }).click()
+
+    await page.locator('.vp-doc p', { hasText: 'ETags fingerprint a version.' }).waitFor({ timeout: 10_000 })
+    expect(await studio.stillSameDocument()).toBe(true)
+    expect(await studio.read('posts/understanding-etags.md')).toContain('ETags fingerprint a version.')
+    await studio.shot('2-edit-accepted')
+
+    const before = await studio.read('posts/understanding-etags.md')
+    await selectParagraph('ETags fingerprint a version.')
+    await page.getByRole('button', { name: 'Ask MetaBlog' }).click()
+    fake.enqueue({ text: ['Something the author will not want.'] })
+    await studio.ask('rewrite this')
+    const second = page.getByTestId('metablog-approval').filter({ has: page.getByRole('button', { name: 'Reject' }) })
+    await second.getByRole('button', { name: 'Reject' }).click()
+    await page.getByTestId('metablog-approval').filter({ hasText: 'Something the author' }).and(page.locator('[data-status=rejected]')).waitFor()
+    await page.getByTestId('metablog-message').filter({ hasText: 'Left the page unchanged' }).waitFor()
+    expect(await studio.read('posts/understanding-etags.md')).toBe(before)
+  })
+
+  it('summarizes the current article as a stream', async () => {
+    const { page, fake } = studio
+    await studio.visit('/posts/streaming-llm-responses')
+    fake.enqueue({ text: ['The post ', 'explains ', 'Server-Sent ', 'Events ', 'and how ', 'to parse ', 'them.'], chunkDelayMs: 150 })
+    await studio.ask('summarize this article')
+    const reply = page.getByTestId('metablog-message').filter({ hasText: 'The post explains' })
+    await reply.waitFor()
+    const partial = await reply.innerText()
+    await reply.filter({ hasText: 'how to parse them.' }).waitFor()
+    expect(partial).not.toContain('how to parse them.')
+    expect(requestsContaining(fake, 'Streaming LLM responses')).toHaveLength(1)
+    await studio.shot('4-summary')
+  })
+
+  it('stops a running draft within a second and leaves the page on disk whole', async () => {
+    const { page, fake } = studio
+    await studio.visit('/posts/atomic-file-writes')
+    fake.enqueue({ ...OUTLINE, text: ['# Stopping Streams\n\n## Why\n'] }, content(['# Stopping Streams\n\n', ...sentences(500)], 30))
+    await studio.ask('write a post about stopping streams')
+    await progressText().filter({ hasText: 'Writing the content' }).waitFor({ timeout: 15_000 })
+    await until(async () => (await studio.read('posts/stopping-streams.md').catch(() => '')).includes('Sentence 3.'), 10_000, 'text on disk')
+
+    const stop = page.getByRole('button', { name: 'Stop' })
+    const started = Date.now()
+    await stop.click()
+    await stop.waitFor({ state: 'detached', timeout: 1000 })
+    expect(Date.now() - started).toBeLessThan(1000)
+    await page.getByTestId('metablog-message').filter({ hasText: 'Stopped. The task is saved' }).waitFor()
+    await studio.shot('5-stopped')
+
+    const draft = await studio.frontMatter('posts/stopping-streams.md')
+    expect(draft.data).toMatchObject({ title: 'Stopping Streams', draft: true })
+    expect(draft.content).toMatch(/^\s*# Stopping Streams\n\n(Sentence \d+\. )+\n$/)
+  })
+
+  it('resumes a draft after the dev server dies: banner, Resume, and no second outline request', async () => {
+    const { page, fake } = studio
+    await studio.visit('/notes/markdown-front-matter')
+    fake.enqueue({ ...OUTLINE, text: ['# Crash Safe Writes\n\n## Why\n'] }, content(['# Crash Safe Writes\n\n', ...sentences(500)], 30))
+    await studio.ask('write a post about crash safe writes')
+    await until(async () => (await studio.read('posts/crash-safe-writes.md').catch(() => '')).includes('Sentence 20.'), 20_000, 'the draft to grow')
+
+    await studio.killServer()
+    await studio.restartServer()
+    await studio.visit('/notes/markdown-front-matter')
+    await studio.openPanel()
+    const banner = page.getByRole('region', { name: 'Interrupted tasks' })
+    const task = banner.getByTestId('metablog-resume-task').filter({ hasText: 'crash safe writes' })
+    await task.getByTestId('metablog-resume-risk').filter({ hasText: 'Safe to resume' }).waitFor()
+    await studio.shot('3-resume-banner')
+
+    fake.enqueue(content(['Finished after the restart.\n']), DETAILS)
+    await task.getByRole('button', { name: 'Resume' }).click()
+
+    await page.getByTestId('metablog-message').filter({ hasText: /Saved.*Crash Safe Writes/ }).waitFor({ timeout: 20_000 })
+    const post = await studio.frontMatter('posts/crash-safe-writes.md')
+    expect(post.data.draft).toBeUndefined()
+    expect(post.content).toContain('Sentence 0. ')
+    expect(post.content).toContain('Finished after the restart.')
+    expect(requestsContaining(fake, 'Write an outline')).toHaveLength(1)
+    await studio.shot('3-resumed')
+  })
+
+  it('raised no page errors', () => {
+    expect(studio.pageErrors).toEqual([])
+  })
+})

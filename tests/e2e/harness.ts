@@ -1,0 +1,72 @@
+import fs from 'node:fs/promises'
+import path from 'node:path'
+import matter from 'gray-matter'
+import type { Browser, Page } from 'playwright-core'
+import { startFakeLlm, type FakeLlm } from '../fixtures/fake-llm-server.js'
+import { launchBrowser, screenshot } from '../helpers/browser.js'
+import { copySite, REPO_ROOT } from '../helpers/dev-server.js'
+import { freePort, startDevServerProcess, type DevServerProcess } from '../helpers/dev-server-process.js'
+
+/** The demo blog on a real `vitepress dev` process, the fake model behind its gateway, and Chromium. */
+export async function startStudio() {
+  const fake = await startFakeLlm()
+  const root = await copySite(path.join(REPO_ROOT, 'docs'))
+  const port = await freePort()
+  const env = { OPENAI_API_KEY: 'sk-e2e-not-a-real-key', OPENAI_BASE_URL: fake.baseURL, METABLOG_MODEL: 'gpt-4o-mini' }
+  let server: DevServerProcess = await startDevServerProcess({ root, port, env })
+  const browser: Browser = await launchBrowser()
+  const page: Page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
+  const pageErrors: string[] = []
+  page.on('pageerror', (error) => pageErrors.push(String(error)))
+
+  return {
+    fake,
+    root,
+    page,
+    pageErrors,
+    get origin() {
+      return server.origin
+    },
+    async restartServer() {
+      server = await startDevServerProcess({ root, port, env })
+    },
+    killServer: () => server.kill(),
+    read: (file: string) => fs.readFile(path.join(root, file), 'utf8'),
+    async frontMatter(file: string) {
+      return matter(await fs.readFile(path.join(root, file), 'utf8'))
+    },
+    async visit(route: string) {
+      await page.goto(`${server.origin}${route}`)
+      await page.getByRole('button', { name: 'Open MetaBlog assistant' }).waitFor()
+    },
+    /** Opens the panel unless it is open already (it stays open across reloads). */
+    async openPanel() {
+      const panel = page.getByRole('dialog', { name: 'MetaBlog assistant' })
+      if (!(await panel.isVisible())) await page.getByRole('button', { name: 'Open MetaBlog assistant' }).click()
+      await panel.waitFor()
+    },
+    /** Opens the panel and sends a request as the author types it. */
+    async ask(text: string) {
+      await this.openPanel()
+      const input = page.getByRole('textbox', { name: 'Message MetaBlog' })
+      await input.fill(text)
+      await input.press('Enter')
+    },
+    /** Marks the document so a test can tell a live update from a reload. */
+    async markDocument() {
+      await page.evaluate(() => ((window as unknown as { __metablogMark: number }).__metablogMark = 1))
+    },
+    async stillSameDocument() {
+      return page.evaluate(() => (window as unknown as { __metablogMark?: number }).__metablogMark === 1)
+    },
+    shot: (name: string) => screenshot(page, name),
+    async close() {
+      await browser.close()
+      await server.kill()
+      await fake.close()
+      await fs.rm(root, { recursive: true, force: true })
+    },
+  }
+}
+
+export type Studio = Awaited<ReturnType<typeof startStudio>>
