@@ -8,6 +8,7 @@ import { LockManager } from '../server/locks.js'
 import { createRequestGuard, createToken } from '../server/request-guard.js'
 import { checkpointsMiddleware } from './middleware/checkpoints.js'
 import { filesMiddleware, pagesMiddleware } from './middleware/files.js'
+import { sendEvent } from './events.js'
 import { gateMiddleware } from './middleware/gate.js'
 import { knowledgeMiddleware } from './middleware/knowledge.js'
 import { llmMiddleware } from './middleware/llm.js'
@@ -45,7 +46,7 @@ export function devApiPlugin(options: ResolvedOptions, knowledge: KnowledgeServi
       const gateway = createLlmGateway({ llm: options.llm, envDir: site.root, log: (message) => log.info(message) })
       server.httpServer?.once('close', () => gateway.close())
       const feed = new PageChangeFeed(site.srcDir)
-      feed.subscribe(({ content: _content, ...payload }) => server.ws.send('metablog:file-changed', payload))
+      feed.subscribe(({ content: _content, ...payload }) => sendEvent(server, 'metablog:file-changed', payload))
       feed.subscribe((change) => knowledge.apply(change, server))
       server.watcher.on('all', (event, file) => {
         feed.fileEvent(event, file).catch((error: Error) => log.error(`[metablog] ${error.message}`))

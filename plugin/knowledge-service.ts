@@ -1,6 +1,7 @@
 import type { DefaultTheme, SiteConfig } from 'vitepress'
 import { KnowledgeIndex } from '../server/knowledge/knowledge-index.js'
 import { mergeSidebar } from '../server/knowledge/sidebar.js'
+import { sendEvent } from './events.js'
 import type { WikiLinkTarget } from './markdown/wiki-link-rule.js'
 import type { PageChange } from './page-change-feed.js'
 import { RESOLVED_GRAPH_MODULE_ID, SITE_DATA_MODULE_ID } from './virtual-modules.js'
@@ -45,12 +46,12 @@ export class KnowledgeService {
     if (update.sidebarChanged && this.refreshSidebar()) {
       const siteData = moduleGraph.getModuleById(SITE_DATA_MODULE_ID)
       if (siteData) await server.reloadModule(siteData)
-      server.ws.send('metablog:sidebar-updated', { paths: [change.path] })
+      sendEvent(server, 'metablog:sidebar-updated', { paths: [change.path] })
     }
     if (update.graphChanged || update.backlinksChanged.length > 0) {
       const graph = moduleGraph.getModuleById(RESOLVED_GRAPH_MODULE_ID)
       if (graph) moduleGraph.invalidateModule(graph)
-      server.ws.send('metablog:graph-updated', { paths: update.affected })
+      sendEvent(server, 'metablog:graph-updated', { paths: update.affected })
     }
     // Pages whose links now lead elsewhere render differently though their own file did not change.
     for (const path of update.relinked) {

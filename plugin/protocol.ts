@@ -199,12 +199,9 @@ export interface SidebarUpdatedPayload {
   paths: string[]
 }
 
+/** Every custom HMR event MetaBlog sends, by name; `sendEvent` and `onServerEvent` are typed by it. */
 export interface MetaBlogEventMap {
   'metablog:file-changed': FileChangedPayload
   'metablog:graph-updated': GraphUpdatedPayload
   'metablog:sidebar-updated': SidebarUpdatedPayload
-}
-
-declare module 'vite/types/customEvent.d.ts' {
-  interface CustomEventMap extends MetaBlogEventMap {}
 }

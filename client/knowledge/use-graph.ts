@@ -3,6 +3,7 @@ import builtGraph from 'virtual:metablog/graph'
 import type { GraphResponse } from '../../plugin/protocol'
 import { connectionFromPage } from '../api/connection'
 import { createMetaBlogApi } from '../api/metablog-api'
+import { onServerEvent } from '../api/server-events'
 
 const graph: ShallowRef<GraphResponse> = shallowRef(builtGraph)
 let listening = false
@@ -23,9 +24,9 @@ async function refresh(): Promise<void> {
  * dev server's `metablog:graph-updated` events.
  */
 export function useKnowledgeGraph(): ShallowRef<GraphResponse> {
-  if (import.meta.hot && !listening) {
+  if (!listening) {
     listening = true
-    import.meta.hot.on('metablog:graph-updated', () => void refresh())
+    onServerEvent('metablog:graph-updated', () => void refresh())
   }
   return graph
 }

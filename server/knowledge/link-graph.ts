@@ -2,16 +2,13 @@ import type { ChangeSet } from './change-set.js'
 import type { DependencyKeys, NameTable } from './name-table.js'
 import type { ParsedPage } from './parse-page.js'
 import type { ParsedLink } from './parse-inline.js'
-import { lookupOf, resolveLookup, toResolution, type Lookup, type Resolution } from './resolver.js'
+import { resolveLookup, type Lookup, type Resolution } from './resolver.js'
 
-export interface IndexedLink extends ParsedLink {
-  lookup: Lookup
-  resolution: Resolution
-}
+/** A parsed link with its resolution filled in. */
+export type IndexedLink = ParsedLink
 
-export interface IndexedPage extends Omit<ParsedPage, 'links'> {
-  links: IndexedLink[]
-}
+/** A parsed page once it is in the index: its links resolved, in place. */
+export type IndexedPage = ParsedPage
 
 function sameResolution(left: Resolution, right: Resolution): boolean {
   return left.path === right.path && left.via === right.via && String(left.collidesWith) === String(right.collidesWith)
@@ -47,41 +44,20 @@ export class LinkGraph {
   /** target → its sources, once per link (a multiset). Self-links are left out. */
   private readonly incoming = new Map<string, string[]>()
 
+  /** Resolves a new page's links (in place, so the parsed page becomes the indexed one) and files them. */
   attach(page: ParsedPage, names: NameTable, changes?: ChangeSet): IndexedPage {
-    const links: IndexedLink[] = []
+    const source = page.path
     for (const link of page.links) {
-      const lookup = lookupOf(link.syntax, link.target, page.path)
-      const resolution =
-        lookup.kind === 'name' ? toResolution(names.lookupAndFile(lookup.key, page.path)) : resolveLookup(lookup, page.path, names)
-      links.push({
-        syntax: link.syntax,
-        target: link.target,
-        heading: link.heading,
-        label: link.label,
-        embed: link.embed,
-        offset: link.offset,
-        line: link.line,
-        lookup,
-        resolution,
-      })
-      // A page's links are filed together, so "already filed" is "filed last".
-      if (lookup.kind === 'path') for (const candidate of lookup.candidates) addOnce(this.pathDependents, candidate, page.path)
-      this.addEdge(page.path, resolution.path, changes)
+      const lookup = link.lookup
+      if (lookup.kind === 'name') link.resolution = names.resolveAndFile(lookup.key, source)
+      else {
+        link.resolution = resolveLookup(lookup, source, names)
+        // A page's links are filed together, so "already filed" is "filed last".
+        if (lookup.kind === 'path') for (const candidate of lookup.candidates) addOnce(this.pathDependents, candidate, source)
+      }
+      this.addEdge(source, link.resolution.path, changes)
     }
-    return {
-      path: page.path,
-      content: page.content,
-      bodyOffset: page.bodyOffset,
-      title: page.title,
-      aliases: page.aliases,
-      tags: page.tags,
-      draft: page.draft,
-      date: page.date,
-      description: page.description,
-      order: page.order,
-      links,
-      headings: page.headings,
-    }
+    return page
   }
 
   detach(page: IndexedPage, names: NameTable, changes?: ChangeSet): void {

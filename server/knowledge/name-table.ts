@@ -1,3 +1,4 @@
+import { toResolution, type Resolution } from './resolver.js'
 import { nameKey } from './wiki-syntax.js'
 
 /** The names a page can be linked by. */
@@ -20,8 +21,10 @@ export interface NameMatch {
 
 /** Path suffixes at '/' boundaries, as name keys: 'posts/Foo Bar.md' → ['posts/foo bar', 'foo bar']. */
 export function pathSuffixKeys(pagePath: string): string[] {
-  const segments = nameKey(pagePath).split('/')
-  return segments.map((_segment, index) => segments.slice(index).join('/'))
+  const key = nameKey(pagePath)
+  const keys = [key]
+  for (let slash = key.indexOf('/'); slash !== -1; slash = key.indexOf('/', slash + 1)) keys.push(key.slice(slash + 1))
+  return keys
 }
 
 /** Shorter paths win: fewer folders, then fewer characters, then code-point order, so the choice is stable. */
@@ -53,6 +56,8 @@ interface NameEntry {
   aliases: string[] | undefined
   /** Pages with a link by this name (each once): they re-resolve when the pages above change. */
   dependents: string[] | undefined
+  /** Where a link by this name leads, shared by all such links; dropped when a tier changes. */
+  resolution: Resolution | undefined
 }
 
 function best(list: string[] | undefined, tier: MatchTier): NameMatch | null {
@@ -93,13 +98,16 @@ export class NameTable {
     return entry ? match(entry) : null
   }
 
-  /** Looks a name up for a link on `source` and files the link under it. A page's links are filed together. */
-  lookupAndFile(key: string, source: string): NameMatch | null {
+  /**
+   * Resolves a link by name on `source` and files the link under the name. A page's links are
+   * filed together. Links by the same name share one Resolution object, computed once.
+   */
+  resolveAndFile(key: string, source: string): Resolution {
     const entry = this.entry(key)
     const dependents = entry.dependents
     if (!dependents) entry.dependents = [source]
     else if (dependents[dependents.length - 1] !== source) dependents.push(source)
-    return match(entry)
+    return (entry.resolution ??= toResolution(match(entry)))
   }
 
   unfile(key: string, source: string): void {
@@ -128,7 +136,7 @@ export class NameTable {
 
   private entry(key: string): NameEntry {
     let entry = this.entries.get(key)
-    if (!entry) this.entries.set(key, (entry = { paths: undefined, titles: undefined, aliases: undefined, dependents: undefined }))
+    if (!entry) this.entries.set(key, (entry = { paths: undefined, titles: undefined, aliases: undefined, dependents: undefined, resolution: undefined }))
     return entry
   }
 
@@ -138,6 +146,7 @@ export class NameTable {
     const list = entry[tier]
     if (list) insertSorted(list, pagePath)
     else entry[tier] = [pagePath]
+    entry.resolution = undefined
   }
 
   private removeFrom(key: string, tier: Tier, pagePath: string): void {
@@ -147,6 +156,7 @@ export class NameTable {
     const at = list.indexOf(pagePath)
     if (at !== -1) list.splice(at, 1)
     if (list.length === 0) entry[tier] = undefined
+    entry.resolution = undefined
     this.dropIfEmpty(key, entry)
   }
 

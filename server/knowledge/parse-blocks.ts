@@ -62,9 +62,10 @@ type Block = { kind: 'fence'; marker: string; quoted: boolean } | { kind: 'html'
 
 /**
  * Reads a page body block by block, the way markdown-it does in the cases that matter for links:
- * fenced and indented code, HTML blocks, headings and prose. Links are found in prose only.
+ * fenced and indented code, HTML blocks, headings and prose. Links are found in prose only, and
+ * are looked up as written on `fromPath`.
  */
-export function parseMarkdown(body: string, bodyOffset = 0, bodyLine = 1): ParsedMarkdown {
+export function parseMarkdown(body: string, bodyOffset = 0, bodyLine = 1, fromPath = ''): ParsedMarkdown {
   const links: ParsedLink[] = []
   const headings: ParsedHeading[] = []
   let block: Block = null
@@ -77,7 +78,7 @@ export function parseMarkdown(body: string, bodyOffset = 0, bodyLine = 1): Parse
   let lineNumber = bodyLine - 1
 
   const flushParagraph = () => {
-    if (paragraphStart !== -1) scanInline(body.slice(paragraphStart, paragraphEnd), bodyOffset + paragraphStart, paragraphLine, links)
+    if (paragraphStart !== -1) scanInline(body.slice(paragraphStart, paragraphEnd), bodyOffset + paragraphStart, paragraphLine, fromPath, links)
     paragraphStart = -1
   }
 
@@ -166,7 +167,7 @@ export function parseMarkdown(body: string, bodyOffset = 0, bodyLine = 1): Parse
       const content = heading[2] ?? ''
       headings.push(makeHeading(heading[1]!.length, content))
       const contentStart = quoted ? body.indexOf(content, lineStart) : lineStart + line.indexOf(content)
-      scanInline(content, bodyOffset + contentStart, lineNumber, links)
+      scanInline(content, bodyOffset + contentStart, lineNumber, fromPath, links)
       continue
     }
     if ((firstCode === 61 || firstCode === 45) && paragraphStart !== -1 && !inList && SETEXT_UNDERLINE.test(line)) {

@@ -28,7 +28,7 @@ function countLines(text: string, end: number): number {
 
 export function parsePage(path: string, content: string): ParsedPage {
   const { meta, bodyOffset } = readPage(path, content)
-  const { links, headings } = parseMarkdown(meta.body, bodyOffset, countLines(content, bodyOffset))
+  const { links, headings } = parseMarkdown(meta.body, bodyOffset, countLines(content, bodyOffset), path)
   const order = meta.frontmatter.order
   return {
     path,

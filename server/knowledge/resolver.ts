@@ -59,6 +59,9 @@ export function lookupOf(syntax: 'wiki' | 'markdown', target: string, fromPath: 
   return { kind: 'path', candidates: pageCandidates(joined, target.endsWith('/')) }
 }
 
+/** The one "nothing matched" resolution, shared: resolutions are never mutated, only replaced. */
+export const UNRESOLVED: Resolution = { path: null }
+
 export function resolveLookup(lookup: Lookup, fromPath: string, names: NameTable): Resolution {
   if (lookup.kind === 'self') return { path: fromPath, via: 'self' }
   if (lookup.kind === 'path') {

@@ -24,48 +24,68 @@ function extensionOf(target: string): string {
 
 /** A link to a file that is not a page (`![[diagram.png]]`): never an edge, never unresolved. */
 export function isAssetTarget(target: string): boolean {
-  return ASSET_EXTENSIONS.has(extensionOf(target))
+  // Most targets have no dot at all: skip the slicing.
+  return target.includes('.') && ASSET_EXTENSIONS.has(extensionOf(target))
 }
 
 export function isImageTarget(target: string): boolean {
   return IMAGE_EXTENSIONS.has(extensionOf(target))
 }
 
+/** The last non-blank '#'-separated part of `text`: Obsidian's nested `#A#B` links to B. */
+function lastHeading(text: string): string | undefined {
+  for (let end = text.length; ; ) {
+    const hash = end > 0 ? text.lastIndexOf('#', end - 1) : -1
+    const part = text.slice(hash + 1, end).trim()
+    if (part) return part
+    if (hash === -1) return undefined
+    end = hash
+  }
+}
+
 /** Splits the text between `[[` and `]]`. Returns null when it is not a link (empty, or a line break). */
 export function parseWikiInner(inner: string): WikiLinkParts | null {
   if (inner.includes('\n') || inner.includes('[[')) return null
   const pipe = inner.indexOf('|')
-  let reference = pipe === -1 ? inner : inner.slice(0, pipe)
   // In a raw table row the pipe is escaped as `\|`; the backslash belongs to the syntax.
-  if (pipe !== -1 && reference.endsWith('\\')) reference = reference.slice(0, -1)
-  const label = pipe === -1 ? undefined : inner.slice(pipe + 1).trim()
-  const hash = reference.indexOf('#')
-  const target = (hash === -1 ? reference : reference.slice(0, hash)).trim()
-  const headingPath = hash === -1 ? undefined : reference.slice(hash + 1)
-  const heading = headingPath
-    ?.split('#')
-    .map((part) => part.trim())
-    .filter(Boolean)
-    .pop()
+  const referenceEnd = pipe === -1 ? inner.length : pipe > 0 && inner.charCodeAt(pipe - 1) === 92 ? pipe - 1 : pipe
+  const found = inner.indexOf('#')
+  const hash = found < referenceEnd ? found : -1
+  const target = inner.slice(0, hash === -1 ? referenceEnd : hash).trim()
+  const heading = hash === -1 ? undefined : lastHeading(inner.slice(hash + 1, referenceEnd))
   if (!target && !heading) return null
-  return {
-    target,
-    ...(heading ? { heading } : {}),
-    ...(label ? { label } : {}),
-  }
+  // Absent parts stay absent (not undefined) and objects are built once, without spreading.
+  const parts: WikiLinkParts = { target }
+  if (heading) parts.heading = heading
+  const label = pipe === -1 ? '' : inner.slice(pipe + 1).trim()
+  if (label) parts.label = label
+  return parts
 }
 
-// Printable ASCII without surrounding spaces is already NFC and trimmed: the common case, kept cheap.
-const SIMPLE_NAME = /^[!-~](?:[ -~]*[!-~])?$/
-const MD_EXTENSION = /\.md$/i
+/** Printable ASCII without surrounding spaces or a double space is already NFC, trimmed and collapsed. */
+function isSimpleName(name: string): boolean {
+  const last = name.length - 1
+  if (last < 0 || name.charCodeAt(0) === 32 || name.charCodeAt(last) === 32) return false
+  for (let index = 0; index <= last; index++) {
+    const code = name.charCodeAt(index)
+    if (code < 32 || code > 126 || (code === 32 && name.charCodeAt(index + 1) === 32)) return false
+  }
+  return true
+}
+
+/** Ends in '.md', any case. */
+function hasMarkdownExtension(key: string): boolean {
+  const end = key.length
+  return end >= 3 && key.charCodeAt(end - 3) === 46 && (key.charCodeAt(end - 2) | 32) === 109 && (key.charCodeAt(end - 1) | 32) === 100
+}
 
 /**
  * The lookup key of a name: NFC, trimmed, whitespace collapsed, lower case, without a leading
  * '/' or a trailing '.md'. File names, paths, titles and aliases are compared by this key.
  */
 export function nameKey(name: string): string {
-  let key = SIMPLE_NAME.test(name) && !name.includes('  ') ? name : name.normalize('NFC').trim().replace(/\s+/g, ' ')
+  let key = isSimpleName(name) ? name : name.normalize('NFC').trim().replace(/\s+/g, ' ')
   if (key.charCodeAt(0) === 47 /* / */) key = key.replace(/^\/+/, '')
-  if (MD_EXTENSION.test(key)) key = key.slice(0, -3)
+  if (hasMarkdownExtension(key)) key = key.slice(0, -3)
   return key.toLowerCase()
 }
