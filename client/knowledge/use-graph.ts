@@ -1,15 +1,16 @@
 import { shallowRef, type ShallowRef } from 'vue'
 import builtGraph from 'virtual:metablog/graph'
 import type { GraphResponse } from '../../plugin/protocol'
-import { connectionFromPage } from '../api/connection'
-import { createMetaBlogApi } from '../api/metablog-api'
-import { onServerEvent } from '../api/server-events'
+import { eventBus } from '../event-bus'
 
 const graph: ShallowRef<GraphResponse> = shallowRef(builtGraph)
 let listening = false
 
 /** Asks the dev server for the current graph (dev only: the API needs the page token). */
 async function refresh(): Promise<void> {
+  // Production builds drop this branch, and with it every trace of the dev-server API.
+  if (!import.meta.env.DEV) return
+  const [{ connectionFromPage }, { createMetaBlogApi }] = await Promise.all([import('../api/connection'), import('../api/metablog-api')])
   const connection = connectionFromPage()
   if (!connection) return
   try {
@@ -20,13 +21,13 @@ async function refresh(): Promise<void> {
 }
 
 /**
- * The wiki-link graph, shared by every view: the build's data, kept live in dev by the
- * dev server's `metablog:graph-updated` events.
+ * The wiki-link graph, shared by every view: the build's data, kept live in dev by the page's
+ * `graph:changed` events (which the dev server's `metablog:graph-updated` events raise).
  */
 export function useKnowledgeGraph(): ShallowRef<GraphResponse> {
   if (!listening) {
     listening = true
-    onServerEvent('metablog:graph-updated', () => void refresh())
+    eventBus.on('graph:changed', () => void refresh())
   }
   return graph
 }

@@ -126,9 +126,31 @@ export class TaskRun {
     this.host.bus.emit('agent:progress', progress)
   }
 
+  /** The API as a step sees it: every page it writes or deletes is logged and announced on the bus. */
+  private trackedApi(): MetaBlogApi {
+    const { api, logger, bus } = this.host
+    const taskId = this.taskId
+    return {
+      ...api,
+      async writeFile(path, content, expectedHash, options) {
+        const written = await api.writeFile(path, content, expectedHash, options)
+        logger.log('agent.file.saved', { taskId, path, hash: written.hash, created: expectedHash === null })
+        bus.emit('file:written', { path, hash: written.hash, kind: expectedHash === null ? 'created' : 'updated' })
+        return written
+      },
+      async deleteFile(path, expectedHash, options) {
+        const deleted = await api.deleteFile(path, expectedHash, options)
+        logger.log('agent.file.saved', { taskId, path, hash: null, deleted: true })
+        bus.emit('file:written', { path, hash: null, kind: 'deleted' })
+        return deleted
+      },
+    }
+  }
+
   private context(stepId: string, resumedText: string): SkillContext {
     const run = this
     const host = this.host
+    const api = this.trackedApi()
     const step = this.skill.steps[this.stepIndex]!
     const model =
       host.llm && host.model
@@ -138,7 +160,7 @@ export class TaskRun {
       taskId: this.taskId,
       inputs: this.inputs,
       signal: this.signal,
-      api: host.api,
+      api,
       model,
       resumedText,
       output<T>(id: string): T {
@@ -170,7 +192,7 @@ export class TaskRun {
       writePage: async (path, content, expectedHash) => {
         this.pendingHashes[path] = await hashText(content)
         await this.saveCheckpoint()
-        const { hash } = await host.api.writeFile(path, content, expectedHash, { signal: this.signal, taskId: this.taskId })
+        const { hash } = await api.writeFile(path, content, expectedHash, { signal: this.signal, taskId: this.taskId })
         this.expectedHashes[path] = hash
         delete this.pendingHashes[path]
         return hash

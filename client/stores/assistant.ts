@@ -2,17 +2,13 @@
 import { defineStore } from 'pinia'
 import { computed, ref, shallowRef, watch } from 'vue'
 import type { LlmStatusResponse } from '../../plugin/protocol'
-import { connectionFromPage } from '../api/connection'
-import { createLlmClient } from '../api/llm-client'
-import { createMetaBlogApi } from '../api/metablog-api'
 import { emptyCost, sumCosts } from '../components/format'
-import { eventBus } from '../event-bus'
-import { AgentRuntime, type ApprovalMode } from '../runtime/agent-runtime'
+import type { AgentRuntime, ApprovalMode } from '../runtime/agent-runtime'
+import { getAgentRuntime } from '../runtime/page-runtime'
 import type { CostTotals } from '../runtime/cost-tracker'
 import type { ResumePreview } from '../runtime/resume'
 import { FINAL_STATES, type AgentState } from '../runtime/state-machine'
 import type { ApprovalDecision, ChatMessage, ChatState, ConflictDecision, ResumableTask, TaskProgress } from '../runtime/types'
-import { builtinSkills } from '../skills'
 import { clearSavedConversation, loadConversation, saveConversation, type AssistantMessage } from './conversation-storage'
 
 export type { AssistantMessage } from './conversation-storage'
@@ -30,11 +26,7 @@ export const BUSY_STATES: readonly AgentState[] = ['UNDERSTANDING', 'PLANNING', 
 
 const SAVE_DELAY_MS = 300
 
-export function createPageRuntime(state: ChatState): AgentRuntime | null {
-  const connection = connectionFromPage()
-  if (!connection) return null
-  return new AgentRuntime({ api: createMetaBlogApi(connection), llm: createLlmClient(connection), skills: builtinSkills, state, bus: eventBus })
-}
+export const createPageRuntime: RuntimeFactory = getAgentRuntime
 
 let noteCounter = 0
 const noteId = () => `ui-${Date.now().toString(36)}-${(noteCounter++).toString(36)}`

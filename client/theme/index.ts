@@ -4,7 +4,9 @@ import type { Theme } from 'vitepress'
 import { inBrowser, useData } from 'vitepress'
 import DefaultTheme from 'vitepress/theme'
 import { defineAsyncComponent, defineComponent, h, type Component } from 'vue'
+import { bridgeServerEvents } from '../api/server-events'
 import KnowledgeGraph from '../components/KnowledgeGraph.vue'
+import { eventBus } from '../event-bus'
 import PageBacklinks from '../components/PageBacklinks.vue'
 import './knowledge.css'
 
@@ -17,6 +19,7 @@ function writerComponent(): Component | null {
 }
 
 const AIChatOrb = writerComponent()
+if (import.meta.env.DEV && inBrowser) bridgeServerEvents(eventBus)
 
 const Layout = defineComponent({
   name: 'MetaBlogLayout',

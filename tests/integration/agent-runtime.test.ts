@@ -30,8 +30,16 @@ describe('the write skill, end to end', () => {
   it('writes a post with front matter and links, recording tokens and cost', async () => {
     fake.enqueue(OUTLINE, content(['# Understanding ETags\n\n', 'An ETag is ', 'a fingerprint of a version.\n\n', '## Conditional requests\n\nSend If-Match.\n']), DETAILS)
     const { runtime, state } = createTestRuntime(dev, { skills })
+    const written: string[] = []
+    runtime.bus.on('file:written', ({ path, kind }) => written.push(`${kind} ${path}`))
     const record = await runtime.processInput('write a post about ETags')
     expect(record?.outcome).toBe('COMPLETED')
+    expect(written[0]).toBe('created posts/understanding-etags.md')
+    expect(written.at(-1)).toBe('updated posts/understanding-etags.md')
+    const logged = new Set(runtime.logger.entries().map((entry) => entry.event))
+    for (const event of ['agent.input.received', 'agent.intent.parsed', 'agent.state.changed', 'agent.skill.started', 'agent.llm.called', 'agent.file.saved', 'agent.task.completed']) {
+      expect(logged, event).toContain(event)
+    }
 
     const page = matter(await read('posts/understanding-etags.md'))
     expect(page.data).toMatchObject({ title: 'Understanding ETags', tags: ['http', 'caching'], description: 'How ETags keep concurrent writes safe.' })
@@ -71,6 +79,7 @@ describe('stop', () => {
 
     const record = await running
     expect(record?.outcome).toBe('CANCELLED')
+    expect(runtime.logger.entries().some((entry) => entry.event === 'agent.task.cancelled')).toBe(true)
     const page = matter(await read(draftPath))
     expect(page.data).toMatchObject({ title: 'Understanding ETags', draft: true })
     expect(page.content).toMatch(/^\s*# Understanding ETags\n\n(Sentence \d+\. )+\n$/)
@@ -144,6 +153,7 @@ describe('a model that keeps answering 429', () => {
     expect(record?.outcome).toBe('ERROR')
     const error = state.messages.find((message) => message.kind === 'error')
     expect(error).toMatchObject({ code: 'ERR_LLM_RATE_LIMIT' })
+    expect(runtime.logger.entries().find((entry) => entry.event === 'agent.error')).toMatchObject({ code: 'ERR_LLM_RATE_LIMIT' })
     expect(error?.kind === 'error' && error.message).toMatch(/rate limit/i)
     expect(requestsContaining(fake, 'Write an outline').length).toBeLessThanOrEqual(3)
     const { json } = await dev.api('/checkpoints')

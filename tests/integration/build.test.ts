@@ -31,6 +31,17 @@ describe('vitepress build of the demo blog', () => {
     expect(pages.length).toBeGreaterThanOrEqual(12)
   })
 
+  it('ships the reading features: backlinks under pages, the graph page, the generated sidebar', () => {
+    const post = files.find((file) => file.name === 'posts/streaming-llm-responses.html')!.text
+    expect(post).toContain('Linked from')
+    expect(post).toMatch(/href="\/about-metablog(\.html)?"[^>]*>About MetaBlog</)
+    expect(files.find((file) => file.name === 'graph.html')!.text).toContain('metablog-graph')
+    // Wiki-links render as site links, the missing one marked.
+    const etags = files.find((file) => file.name === 'posts/understanding-etags.html')!.text
+    expect(etags).toContain('metablog-link--unresolved')
+    expect(etags).toMatch(/<a (?=[^>]*class="metablog-link")(?=[^>]*href="\/posts\/atomic-file-writes(?:\.html)?")/)
+  })
+
   it('ships no API route, no token and no writer UI', () => {
     for (const file of files) {
       expect(file.text, file.name).not.toContain('__metablog')
