@@ -9,8 +9,13 @@ export interface LayoutNode extends SimulationNodeDatum {
 
 export type LayoutLink = SimulationLinkDatum<LayoutNode>
 
-/** A force layout of the graph; positions of nodes already placed are kept across updates. */
-export function createLayout(data: GraphResponse, previous: Map<string, LayoutNode> = new Map()) {
+export interface GraphModel {
+  nodes: LayoutNode[]
+  links: { source: LayoutNode; target: LayoutNode }[]
+}
+
+/** Nodes (in the order of `data.nodes`) and links between them; positions already placed are kept. */
+export function createModel(data: GraphResponse, previous: ReadonlyMap<string, { x?: number; y?: number }> = new Map()): GraphModel {
   const degree = new Map<string, number>()
   for (const edge of data.edges) {
     degree.set(edge.source, (degree.get(edge.source) ?? 0) + 1)
@@ -18,12 +23,19 @@ export function createLayout(data: GraphResponse, previous: Map<string, LayoutNo
   }
   const nodes: LayoutNode[] = data.nodes.map((node) => {
     const old = previous.get(node.path)
-    return { path: node.path, title: node.title, degree: degree.get(node.path) ?? 0, x: old?.x, y: old?.y, vx: old?.vx, vy: old?.vy }
+    return { path: node.path, title: node.title, degree: degree.get(node.path) ?? 0, x: old?.x, y: old?.y }
   })
-  const known = new Set(nodes.map((node) => node.path))
-  const links: LayoutLink[] = data.edges
-    .filter((edge) => edge.source !== edge.target && known.has(edge.source) && known.has(edge.target))
-    .map((edge) => ({ source: edge.source, target: edge.target }))
+  const byPath = new Map(nodes.map((node) => [node.path, node]))
+  const links = data.edges
+    .filter((edge) => edge.source !== edge.target && byPath.has(edge.source) && byPath.has(edge.target))
+    .map((edge) => ({ source: byPath.get(edge.source)!, target: byPath.get(edge.target)! }))
+  return { nodes, links }
+}
+
+/** The force layout of a graph model (run in a worker for large graphs). */
+export function createLayout(data: GraphResponse, previous: ReadonlyMap<string, { x?: number; y?: number }> = new Map()) {
+  const { nodes, links: modelLinks } = createModel(data, previous)
+  const links: LayoutLink[] = modelLinks.map((link) => ({ source: link.source, target: link.target }))
   // Larger graphs get weaker repulsion and a faster cool-down, so 2,000 nodes settle in a few seconds.
   const large = nodes.length > 500
   const simulation: Simulation<LayoutNode, LayoutLink> = forceSimulation(nodes)
