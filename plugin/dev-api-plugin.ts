@@ -43,15 +43,18 @@ export function devApiPlugin(options: ResolvedOptions, knowledge: KnowledgeServi
         maxAgeMs: options.checkpointMaxAgeMs,
         warn: (message) => log.warn(message),
       })
-      const gateway = createLlmGateway({ llm: options.llm, envDir: site.root, log: (message) => log.info(message) })
+      const gateway = createLlmGateway({ llm: options.llm, envDir: site.root, mode: server.config.mode, log: (message) => log.info(message) })
       server.httpServer?.once('close', () => gateway.close())
-      const feed = new PageChangeFeed(site.srcDir)
+      const feed = new PageChangeFeed(site.srcDir, { logError: (message) => log.error(message) })
       feed.subscribe(({ content: _content, ...payload }) => sendEvent(server, 'metablog:file-changed', payload))
       feed.subscribe((change) => knowledge.apply(change, server))
       server.watcher.on('all', (event, file) => {
         feed.fileEvent(event, file).catch((error: Error) => log.error(`[metablog] ${error.message}`))
       })
-      store.removeStaleTempFiles().catch((error: Error) => log.warn(`[metablog] could not clean temp files: ${error.message}`))
+      // Only files older than a minute: a younger one may belong to a write in flight.
+      for (const owner of [store, checkpoints]) {
+        owner.removeStaleTempFiles().catch((error: Error) => log.warn(`[metablog] could not clean temp files: ${error.message}`))
+      }
 
       const checkRequest = createRequestGuard({
         token: processToken,

@@ -34,6 +34,8 @@ export class KnowledgeService {
     this.loading = KnowledgeIndex.load(site.srcDir).then((index) => {
       this.index = index
       this.adopt(site, mode)
+      // In dev, build the search index in slices now, so the first GET /search does not block the server.
+      if (mode === 'serve') index.prepareSearch().catch((error: Error) => console.warn(`[metablog] could not prepare search: ${error.message}`))
       return index
     })
     return this.loading
@@ -59,9 +61,9 @@ export class KnowledgeService {
     }
   }
 
-  /** The graph module's source: build-time data for the reading features. */
+  /** The graph module's source: build-time data for the reading features. A build leaves drafts out, as the sidebar does. */
   graphModule(): string {
-    return `export default ${JSON.stringify(this.index.graph())}`
+    return `export default ${JSON.stringify(this.index.graph({ includeDrafts: this.includeDrafts }))}`
   }
 
   private adopt(site: SiteConfig, mode: 'serve' | 'build'): void {

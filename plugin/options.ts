@@ -1,3 +1,4 @@
+import { CHECKPOINT_MAX_AGE_MS } from '../server/checkpoint-store.js'
 import { DEFAULT_BODY_LIMIT } from '../server/http.js'
 import { DEFAULT_LOCK_TTL_MS } from '../server/locks.js'
 import type { LlmOptions } from '../server/llm/gateway.js'
@@ -24,7 +25,7 @@ export function resolveOptions(options: MetaBlogOptions = {}): ResolvedOptions {
   return {
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     lockTtlMs: options.lockTtlMs ?? DEFAULT_LOCK_TTL_MS,
-    checkpointMaxAgeMs: options.checkpointMaxAgeMs ?? 24 * 60 * 60_000,
+    checkpointMaxAgeMs: options.checkpointMaxAgeMs ?? CHECKPOINT_MAX_AGE_MS,
     sidebar: options.sidebar ?? true,
     llm: options.llm,
   }

@@ -3,6 +3,7 @@ import path from 'node:path'
 import type { FileChangeKind, FileChangedPayload } from './protocol.js'
 import { isErrnoException } from '../server/errors.js'
 import { hashContent } from '../server/hash.js'
+import { KeyedMutex } from '../server/keyed-mutex.js'
 import { parsePageMeta } from '../server/page-meta.js'
 import { checkPagePath } from '../server/safe-path.js'
 
@@ -13,6 +14,13 @@ export interface PageChange extends FileChangedPayload {
 
 type Listener = (change: PageChange) => void | Promise<void>
 
+export interface PageChangeFeedOptions {
+  /** Where a failing listener is reported. Default console.error. */
+  logError?: (message: string) => void
+  /** Reads a page for a watcher event; tests slow it down. Default fs.readFile as UTF-8. */
+  readPage?: (absolutePath: string) => Promise<string>
+}
+
 /**
  * One stream of page changes, whoever made them: writes through the API and edits in the
  * author's own editor (seen by the file watcher). A change already reported is not reported twice.
@@ -20,8 +28,18 @@ type Listener = (change: PageChange) => void | Promise<void>
 export class PageChangeFeed {
   private readonly listeners: Listener[] = []
   private readonly lastHash = new Map<string, string | null>()
+  // One change per page at a time, so a slow read can never land after a newer change and undo it.
+  private readonly mutex = new KeyedMutex()
+  private readonly logError: (message: string) => void
+  private readonly readPage: (absolutePath: string) => Promise<string>
 
-  constructor(private readonly sourceDir: string) {}
+  constructor(
+    private readonly sourceDir: string,
+    options: PageChangeFeedOptions = {},
+  ) {
+    this.logError = options.logError ?? ((message) => console.error(message))
+    this.readPage = options.readPage ?? ((absolutePath) => fs.readFile(absolutePath, 'utf8'))
+  }
 
   subscribe(listener: Listener): () => void {
     this.listeners.push(listener)
@@ -31,18 +49,12 @@ export class PageChangeFeed {
     }
   }
 
-  async pageWritten(relativePath: string, kind: FileChangeKind, content: string | null): Promise<void> {
-    const hash = content === null ? null : hashContent(content)
-    if (this.lastHash.has(relativePath) && this.lastHash.get(relativePath) === hash) return
-    this.lastHash.set(relativePath, hash)
-    const change: PageChange = {
-      path: relativePath,
-      kind,
-      hash,
-      title: content === null ? null : parsePageMeta(relativePath, content).title,
-      content,
-    }
-    for (const listener of [...this.listeners]) await listener(change)
+  /**
+   * Reports a change made through the API. Resolves once every listener has run (so the index is
+   * current when the write is answered); a listener that fails is logged and never fails the write.
+   */
+  pageWritten(relativePath: string, kind: FileChangeKind, content: string | null): Promise<void> {
+    return this.mutex.run(relativePath, () => this.publish(relativePath, kind, content))
   }
 
   /** Feeds a file-watcher event; ignores anything that is not a page of the site. */
@@ -53,16 +65,39 @@ export class PageChangeFeed {
     } catch {
       return
     }
-    if (event === 'unlink') return this.pageWritten(relativePath, 'deleted', null)
-    if (event !== 'add' && event !== 'change') return
-    let content: string
-    try {
-      content = await fs.readFile(absolutePath, 'utf8')
-    } catch (error) {
-      if (isErrnoException(error) && error.code === 'ENOENT') return this.pageWritten(relativePath, 'deleted', null)
-      throw error
+    if (event !== 'add' && event !== 'change' && event !== 'unlink') return
+    // The read happens inside the page's turn: what it sees is at least as new as every change before.
+    await this.mutex.run(relativePath, async () => {
+      let content: string | null
+      try {
+        content = event === 'unlink' ? null : await this.readPage(absolutePath)
+      } catch (error) {
+        if (!isErrnoException(error) || error.code !== 'ENOENT') throw error
+        content = null
+      }
+      if (content === null) return this.publish(relativePath, 'deleted', null)
+      const known = this.lastHash.has(relativePath) && this.lastHash.get(relativePath) !== null
+      await this.publish(relativePath, event === 'add' && !known ? 'created' : 'updated', content)
+    })
+  }
+
+  private async publish(relativePath: string, kind: FileChangeKind, content: string | null): Promise<void> {
+    const hash = content === null ? null : hashContent(content)
+    if (this.lastHash.has(relativePath) && this.lastHash.get(relativePath) === hash) return
+    this.lastHash.set(relativePath, hash)
+    const change: PageChange = {
+      path: relativePath,
+      kind,
+      hash,
+      title: content === null ? null : parsePageMeta(relativePath, content).title,
+      content,
     }
-    const known = this.lastHash.has(relativePath) && this.lastHash.get(relativePath) !== null
-    await this.pageWritten(relativePath, event === 'add' && !known ? 'created' : 'updated', content)
+    for (const listener of [...this.listeners]) {
+      try {
+        await listener(change)
+      } catch (error) {
+        this.logError(`[metablog] updating after the change to ${relativePath} failed: ${(error as Error)?.stack ?? String(error)}`)
+      }
+    }
   }
 }

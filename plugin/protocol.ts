@@ -31,7 +31,8 @@ export interface ErrorBody {
   error: {
     code: ErrorCode
     message: string
-    currentHash?: string
+    /** With ERR_STALE: the page's hash now; null when it was deleted. */
+    currentHash?: string | null
     lockedBy?: string
   }
 }

@@ -1,8 +1,9 @@
 import fs from 'node:fs/promises'
 import path from 'node:path'
 import type { Checkpoint } from '../plugin/protocol.js'
-import { writeFileAtomic } from './atomic-write.js'
+import { removeStaleTempFiles, writeFileAtomic } from './atomic-write.js'
 import { MetaBlogError, isErrnoException } from './errors.js'
+import { KeyedMutex } from './keyed-mutex.js'
 
 export const CHECKPOINT_MAX_AGE_MS = 24 * 60 * 60_000
 const TASK_ID = /^[A-Za-z0-9_-]{1,100}$/
@@ -50,6 +51,8 @@ export class CheckpointStore {
   private readonly maxAgeMs: number
   private readonly now: () => number
   private readonly warn: (message: string) => void
+  // One queue for the whole folder: list() moves and deletes files that save() and delete() write.
+  private readonly mutex = new KeyedMutex()
 
   constructor(options: CheckpointStoreOptions) {
     this.folder = options.folder
@@ -62,42 +65,55 @@ export class CheckpointStore {
     return path.join(this.folder, `${checkTaskId(taskId)}.json`)
   }
 
+  private serialized<T>(task: () => Promise<T>): Promise<T> {
+    return this.mutex.run(this.folder, task)
+  }
+
   async save(taskId: string, value: unknown): Promise<Checkpoint> {
     const checkpoint = { ...checkCheckpoint(checkTaskId(taskId), value), updatedAt: this.now() }
-    await writeFileAtomic(this.fileOf(taskId), JSON.stringify(checkpoint))
-    return checkpoint
+    return this.serialized(async () => {
+      await writeFileAtomic(this.fileOf(taskId), JSON.stringify(checkpoint))
+      return checkpoint
+    })
   }
 
   async delete(taskId: string): Promise<boolean> {
-    try {
-      await fs.rm(this.fileOf(taskId))
-      return true
-    } catch (error) {
-      if (isErrnoException(error) && error.code === 'ENOENT') return false
-      throw error
-    }
+    const file = this.fileOf(taskId)
+    return this.serialized(() => removeFile(file))
   }
 
-  /** Live checkpoints, newest first; drops expired ones and moves corrupt files aside. */
-  async list(): Promise<Checkpoint[]> {
-    let names: string[]
-    try {
-      names = await fs.readdir(this.folder)
-    } catch (error) {
-      if (isErrnoException(error) && error.code === 'ENOENT') return []
-      throw error
-    }
-    const checkpoints: Checkpoint[] = []
-    for (const name of names) {
-      if (!name.endsWith('.json')) continue
-      const taskId = name.slice(0, -'.json'.length)
-      if (!TASK_ID.test(taskId)) continue
-      const checkpoint = await this.load(taskId)
-      if (!checkpoint) continue
-      if (this.now() - checkpoint.updatedAt > this.maxAgeMs) await this.delete(taskId)
-      else checkpoints.push(checkpoint)
-    }
-    return checkpoints.sort((a, b) => b.updatedAt - a.updatedAt)
+  /** Live checkpoints, newest first; drops expired ones, moves corrupt files aside, skips unreadable ones. */
+  list(): Promise<Checkpoint[]> {
+    return this.serialized(async () => {
+      let names: string[]
+      try {
+        names = await fs.readdir(this.folder)
+      } catch (error) {
+        if (isErrnoException(error) && error.code === 'ENOENT') return []
+        throw error
+      }
+      const checkpoints: Checkpoint[] = []
+      for (const name of names) {
+        if (!name.endsWith('.json')) continue
+        const taskId = name.slice(0, -'.json'.length)
+        if (!TASK_ID.test(taskId)) continue
+        // One bad entry (a folder, a file we may not read) must not hide every other task.
+        try {
+          const checkpoint = await this.load(taskId)
+          if (!checkpoint) continue
+          if (this.now() - checkpoint.updatedAt > this.maxAgeMs) await removeFile(this.fileOf(taskId))
+          else checkpoints.push(checkpoint)
+        } catch (error) {
+          this.warn(`[metablog] skipped checkpoint ${name}: ${isErrnoException(error) ? error.code : (error as Error).message}.`)
+        }
+      }
+      return checkpoints.sort((a, b) => b.updatedAt - a.updatedAt)
+    })
+  }
+
+  /** Removes temp files left by checkpoint writes that were killed mid-way (older than `minAgeMs`). */
+  removeStaleTempFiles(minAgeMs?: number): Promise<number> {
+    return removeStaleTempFiles(this.folder, minAgeMs)
   }
 
   private async load(taskId: string): Promise<Checkpoint | null> {
@@ -114,10 +130,30 @@ export class CheckpointStore {
       if (typeof checkpoint.updatedAt !== 'number') throw new Error('no updatedAt')
       return checkpoint
     } catch {
-      const aside = `${file}.corrupt-${this.now()}`
-      await fs.rename(file, aside)
-      this.warn(`[metablog] checkpoint ${path.basename(file)} was corrupt and has been moved aside to ${path.basename(aside)}.`)
+      await this.moveAside(file)
       return null
     }
+  }
+
+  private async moveAside(file: string): Promise<void> {
+    const aside = `${file}.corrupt-${this.now()}`
+    try {
+      await fs.rename(file, aside)
+    } catch (error) {
+      // Already gone (deleted or moved meanwhile): nothing left to set aside.
+      if (isErrnoException(error) && error.code === 'ENOENT') return
+      throw error
+    }
+    this.warn(`[metablog] checkpoint ${path.basename(file)} was corrupt and has been moved aside to ${path.basename(aside)}.`)
+  }
+}
+
+async function removeFile(file: string): Promise<boolean> {
+  try {
+    await fs.rm(file)
+    return true
+  } catch (error) {
+    if (isErrnoException(error) && error.code === 'ENOENT') return false
+    throw error
   }
 }

@@ -1,10 +1,10 @@
 import fs from 'node:fs/promises'
-import path from 'node:path'
 import type { PageSummary } from '../plugin/protocol.js'
-import { TEMP_SUFFIX, writeFileAtomic } from './atomic-write.js'
+import { removeStaleTempFiles, writeFileAtomic } from './atomic-write.js'
 import { MetaBlogError, isErrnoException } from './errors.js'
 import { hashContent } from './hash.js'
 import { KeyedMutex } from './keyed-mutex.js'
+import { listPagePaths, readPages } from './knowledge/load-pages.js'
 import type { LockManager } from './locks.js'
 import { parsePageMeta } from './page-meta.js'
 import { resolvePagePath } from './safe-path.js'
@@ -33,7 +33,9 @@ export interface FileStoreOptions {
   locks: LockManager
 }
 
-const SKIPPED_FOLDERS = new Set(['node_modules'])
+// fatal: a page in another encoding is refused rather than silently mangled on the next write.
+// ignoreBOM: a byte-order mark stays in the text, as fs.readFile(…, 'utf8') keeps it.
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
 
 /** Reads and writes the site's Markdown pages safely: checked paths, preconditions, locks, atomic writes. */
 export class FileStore {
@@ -48,7 +50,7 @@ export class FileStore {
 
   async read(pagePath: unknown): Promise<StoredFile> {
     const { relative, absolute } = await resolvePagePath(this.sourceDir, pagePath)
-    const content = await readIfExists(absolute)
+    const content = await readPage(absolute, relative)
     if (content === null) {
       throw new MetaBlogError('ERR_NOT_FOUND', `${relative} does not exist. Check the path, or create it with If-None-Match: *.`)
     }
@@ -60,10 +62,10 @@ export class FileStore {
     requirePrecondition(relative, precondition)
     return this.mutex.run(relative, async () => {
       this.locks.assertWritable(relative, taskId)
-      const current = await readIfExists(absolute)
+      const current = await readPage(absolute, relative)
       const previousHash = current === null ? null : hashContent(current)
       checkPrecondition(relative, precondition, previousHash)
-      await writeFileAtomic(absolute, content)
+      await writeFileAtomic(absolute, content, { verify: () => this.confirmInside(relative) })
       return { path: relative, hash: hashContent(content), created: current === null, previousHash }
     })
   }
@@ -78,80 +80,68 @@ export class FileStore {
     }
     return this.mutex.run(relative, async () => {
       this.locks.assertWritable(relative, taskId)
-      const current = await readIfExists(absolute)
+      const current = await readPage(absolute, relative)
       if (current === null) throw new MetaBlogError('ERR_NOT_FOUND', `${relative} does not exist.`)
       const previousHash = hashContent(current)
       checkPrecondition(relative, precondition, previousHash)
+      await this.confirmInside(relative)
       await fs.rm(absolute)
       return { path: relative, previousHash }
     })
   }
 
   /** Every Markdown page of the site, skipping dot-folders (such as .vitepress) and node_modules. */
-  async listPagePaths(): Promise<string[]> {
-    const found: string[] = []
-    const walk = async (folder: string, prefix: string): Promise<void> => {
-      const entries = await fs.readdir(folder, { withFileTypes: true })
-      for (const entry of entries) {
-        if (entry.name.startsWith('.') || SKIPPED_FOLDERS.has(entry.name)) continue
-        if (entry.isDirectory()) await walk(path.join(folder, entry.name), `${prefix}${entry.name}/`)
-        else if (entry.isFile() && entry.name.endsWith('.md')) found.push(`${prefix}${entry.name}`)
-      }
-    }
-    await walk(this.sourceDir, '')
-    return found.sort()
+  listPagePaths(): Promise<string[]> {
+    return listPagePaths(this.sourceDir)
   }
 
   async listPages(): Promise<PageSummary[]> {
-    const paths = await this.listPagePaths()
-    const pages = await Promise.all(
-      paths.map(async (relative) => {
-        const content = await readIfExists(path.join(this.sourceDir, relative))
-        if (content === null) return null
-        const meta = parsePageMeta(relative, content)
-        return {
-          path: relative,
-          title: meta.title,
-          hash: hashContent(content),
-          date: meta.date,
-          tags: meta.tags,
-          description: meta.description,
-          draft: meta.draft,
-        } satisfies PageSummary
-      }),
-    )
-    return pages.filter((page) => page !== null)
+    // A listing reads leniently: one page in another encoding must not hide all the others.
+    const pages = await readPages(this.sourceDir, await this.listPagePaths())
+    return pages.map(({ path: relative, content }) => {
+      const meta = parsePageMeta(relative, content)
+      return {
+        path: relative,
+        title: meta.title,
+        hash: hashContent(content),
+        date: meta.date,
+        tags: meta.tags,
+        description: meta.description,
+        draft: meta.draft,
+      } satisfies PageSummary
+    })
   }
 
-  /** Removes temp files left by a write that was killed between write and rename. */
-  async removeStaleTempFiles(): Promise<number> {
-    let removed = 0
-    const walk = async (folder: string): Promise<void> => {
-      const entries = await fs.readdir(folder, { withFileTypes: true })
-      for (const entry of entries) {
-        const full = path.join(folder, entry.name)
-        if (entry.isFile() && entry.name.endsWith(TEMP_SUFFIX)) {
-          await fs.rm(full, { force: true })
-          removed++
-        } else if (entry.isDirectory() && !entry.name.startsWith('.') && !SKIPPED_FOLDERS.has(entry.name)) {
-          await walk(full)
-        }
-      }
-    }
-    await walk(this.sourceDir)
-    return removed
+  /** Removes temp files left by a write that was killed between write and rename (older than `minAgeMs`). */
+  removeStaleTempFiles(minAgeMs?: number): Promise<number> {
+    return removeStaleTempFiles(this.sourceDir, minAgeMs)
+  }
+
+  /** Checks again, right before a change lands, that no folder was swapped for a symlink leading out. */
+  private async confirmInside(relative: string): Promise<void> {
+    await resolvePagePath(this.sourceDir, relative)
   }
 }
 
-async function readIfExists(file: string): Promise<string | null> {
+/** A page's text, or null when there is none; refuses a folder and text that is not UTF-8. */
+async function readPage(file: string, relative: string): Promise<string | null> {
+  let bytes: Buffer
   try {
-    return await fs.readFile(file, 'utf8')
+    bytes = await fs.readFile(file)
   } catch (error) {
     if (isErrnoException(error) && (error.code === 'ENOENT' || error.code === 'ENOTDIR')) return null
     if (isErrnoException(error) && error.code === 'EISDIR') {
       throw new MetaBlogError('ERR_BAD_PATH', 'That path is a folder, not a Markdown page.')
     }
     throw error
+  }
+  try {
+    return UTF8.decode(bytes)
+  } catch {
+    throw new MetaBlogError(
+      'ERR_BAD_REQUEST',
+      `${relative} is not UTF-8 text, so MetaBlog will not read or rewrite it (that would corrupt it). Convert the page to UTF-8 in your editor first.`,
+    )
   }
 }
 
@@ -175,6 +165,6 @@ function checkPrecondition(relative: string, precondition: WritePrecondition, cu
       currentHash === null
         ? `${relative} no longer exists; it was deleted after you read it.`
         : `${relative} changed since you read it. Reload it, merge your change, and write again with the new hash.`
-    throw new MetaBlogError('ERR_STALE', message, { currentHash: currentHash ?? undefined })
+    throw new MetaBlogError('ERR_STALE', message, { currentHash })
   }
 }

@@ -14,13 +14,16 @@ export function sendJson(response: ServerResponse, status: number, body: unknown
   response.end(text)
 }
 
-/** Answers with the contract's error body; anything that is not a MetaBlogError becomes ERR_INTERNAL. */
-export function sendError(response: ServerResponse, error: unknown, log?: (message: string) => void): void {
+/**
+ * Answers with the contract's error body; anything that is not a MetaBlogError becomes ERR_INTERNAL
+ * and is logged. `redact` cleans what is sent and logged when the error may hold a secret.
+ */
+export function sendError(response: ServerResponse, error: unknown, log?: (message: string) => void, redact: (text: string) => string = (text) => text): void {
   const known =
     error instanceof MetaBlogError
       ? error
-      : new MetaBlogError('ERR_INTERNAL', `MetaBlog failed unexpectedly: ${(error as Error)?.message ?? String(error)}. See the dev server's terminal.`)
-  if (!(error instanceof MetaBlogError)) log?.(`[metablog] ${(error as Error)?.stack ?? String(error)}`)
+      : new MetaBlogError('ERR_INTERNAL', redact(`MetaBlog failed unexpectedly: ${(error as Error)?.message ?? String(error)}. See the dev server's terminal.`))
+  if (!(error instanceof MetaBlogError)) log?.(redact(`[metablog] ${(error as Error)?.stack ?? String(error)}`))
   if (response.headersSent) {
     response.destroy()
     return

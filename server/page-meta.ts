@@ -13,40 +13,37 @@ export interface PageMeta {
   aliases: string[]
 }
 
-function toStringList(value: unknown): string[] {
+export const FIRST_HEADING = /^#\s+(.+?)\s*#*\s*$/m
+
+export function toStringList(value: unknown): string[] {
   if (typeof value === 'string') return value.split(',').map((item) => item.trim()).filter(Boolean)
   if (Array.isArray(value)) return value.filter((item) => item != null).map(String)
   return []
 }
 
-function toDateString(value: unknown): string | undefined {
-  if (value instanceof Date && !Number.isNaN(value.getTime())) return value.toISOString().slice(0, 10)
+const pad = (value: number, width: number) => String(value).padStart(width, '0')
+
+export function toDateString(value: unknown): string | undefined {
+  if (value instanceof Date && !Number.isNaN(value.getTime())) {
+    const year = value.getUTCFullYear()
+    // What toISOString().slice(0, 10) gives for four-digit years, at a fraction of its cost.
+    if (year >= 0 && year <= 9999) return `${pad(year, 4)}-${pad(value.getUTCMonth() + 1, 2)}-${pad(value.getUTCDate(), 2)}`
+    return value.toISOString().slice(0, 10)
+  }
   if (typeof value === 'string' && value.trim()) return value.trim()
   return undefined
 }
 
-function parseFrontmatter(content: string): { data: Record<string, unknown>; body: string } {
-  try {
-    // Passing options keeps gray-matter from caching every string it has ever parsed.
-    const parsed = matter(content, {})
-    return { data: parsed.data ?? {}, body: parsed.content }
-  } catch {
-    // Broken YAML: treat the page as having no front matter rather than failing the whole list.
-    return { data: {}, body: content }
-  }
+/** The title a page gets from its file name: 'posts/foo.md' → 'foo'; an index page takes its folder's name. */
+export function fileTitle(relativePath: string): string {
+  const name = path.posix.basename(relativePath, '.md')
+  if (name !== 'index') return name
+  return relativePath.includes('/') ? path.posix.basename(path.posix.dirname(relativePath)) : 'Home'
 }
 
-const FIRST_HEADING = /^#\s+(.+?)\s*#*\s*$/m
-
-/** Title, front matter and body of a page: front-matter title, else the first `# heading`, else the file name. */
-export function parsePageMeta(relativePath: string, content: string): PageMeta {
-  const { data, body } = parseFrontmatter(content)
-  const heading = FIRST_HEADING.exec(body)?.[1]
-  const fileTitle = path.posix.basename(relativePath, '.md')
-  const title =
-    (typeof data.title === 'string' && data.title.trim()) ||
-    heading ||
-    (fileTitle === 'index' ? (relativePath.includes('/') ? path.posix.basename(path.posix.dirname(relativePath)) : 'Home') : fileTitle)
+/** A page's meta from its parsed front matter and body: front-matter title, else the first `# heading`, else the file name. */
+export function pageMetaOf(relativePath: string, data: Record<string, unknown>, body: string): PageMeta {
+  const title = (typeof data.title === 'string' && data.title.trim()) || FIRST_HEADING.exec(body)?.[1] || fileTitle(relativePath)
   return {
     title,
     frontmatter: data,
@@ -57,4 +54,36 @@ export function parsePageMeta(relativePath: string, content: string): PageMeta {
     draft: data.draft === true,
     aliases: toStringList(data.aliases),
   }
+}
+
+function refuseToEvaluate(): never {
+  throw new Error('only YAML front matter is read')
+}
+
+// Passing options also keeps gray-matter from caching every string it has ever parsed.
+// Its `---js` engine runs eval: a page must never run code in the dev server, so no engine but YAML.
+const YAML_ONLY = { language: 'yaml', engines: { javascript: refuseToEvaluate, js: refuseToEvaluate, coffee: refuseToEvaluate, json: refuseToEvaluate } }
+
+function isYamlFrontMatter(content: string): boolean {
+  if (!content.startsWith('---')) return true
+  const language = matter.language(content, YAML_ONLY).name.toLowerCase()
+  return language === '' || language === 'yaml' || language === 'yml'
+}
+
+function parseFrontmatter(content: string): { data: Record<string, unknown>; body: string } {
+  // Front matter in another language (`---js`, `---coffee`) is left as if the page had none.
+  if (!isYamlFrontMatter(content)) return { data: {}, body: content }
+  try {
+    const parsed = matter(content, YAML_ONLY)
+    return { data: parsed.data ?? {}, body: parsed.content }
+  } catch {
+    // Broken YAML: treat the page as having no front matter rather than failing the whole list.
+    return { data: {}, body: content }
+  }
+}
+
+/** Title, front matter and body of a page: front-matter title, else the first `# heading`, else the file name. */
+export function parsePageMeta(relativePath: string, content: string): PageMeta {
+  const { data, body } = parseFrontmatter(content)
+  return pageMetaOf(relativePath, data, body)
 }

@@ -1,11 +1,17 @@
 import fs from 'node:fs/promises'
 import path from 'node:path'
-import { MetaBlogError } from './errors.js'
+import { MetaBlogError, isErrnoException } from './errors.js'
 
 const MAX_PATH_LENGTH = 512
 // Backslash, colon, NUL and other control characters, and any leftover %-encoding.
 const FORBIDDEN_CHARACTERS = /[\\:%\u0000-\u001f\u007f]/
-const RESERVED_FOLDERS = new Set(['node_modules'])
+// Never pages: dependencies. Dot-folders (.vitepress, .git) are refused and skipped too.
+const SKIPPED_FOLDERS = new Set(['node_modules'])
+
+/** A folder the page walkers skip and page paths may not enter. */
+export function isSkippedFolder(name: string): boolean {
+  return name.startsWith('.') || SKIPPED_FOLDERS.has(name.toLowerCase())
+}
 
 export interface SafePath {
   /** The page path relative to the source dir, with `/`. */
@@ -33,25 +39,13 @@ export function checkPagePath(input: unknown): string {
     if (segment.startsWith('.')) reject(input, 'it contains ".", ".." or a dot-folder such as ".vitepress"')
     if (segment.endsWith('.')) reject(input, 'a segment ends in "."')
     if (segment.trim() !== segment) reject(input, 'a segment starts or ends with white space')
-    if (RESERVED_FOLDERS.has(segment.toLowerCase())) reject(input, 'it points into node_modules')
+    if (SKIPPED_FOLDERS.has(segment.toLowerCase())) reject(input, 'it points into node_modules')
   }
   return input
 }
 
-async function realpathOfDeepestExisting(absolute: string): Promise<string> {
-  let current = absolute
-  const rest: string[] = []
-  for (;;) {
-    try {
-      return path.join(await fs.realpath(current), ...rest)
-    } catch (error) {
-      const parent = path.dirname(current)
-      if (parent === current) throw error
-      rest.unshift(path.basename(current))
-      current = parent
-    }
-  }
-}
+// Symlinks followed for one path before giving up, as the kernel's own limit (40 on Linux).
+const MAX_LINK_HOPS = 40
 
 function isInside(folder: string, candidate: string): boolean {
   const relative = path.relative(folder, candidate)
@@ -59,15 +53,61 @@ function isInside(folder: string, candidate: string): boolean {
 }
 
 /**
+ * Where `segments` lead from `root` once every symlink is followed, even a dangling one:
+ * each existing segment is lstat-ed, a symlink's target is read and walked in its place
+ * (relative to the link's folder), and the part that does not exist yet is joined as is.
+ */
+async function followLinks(root: string, segments: string[]): Promise<string> {
+  let current = root
+  const rest = [...segments]
+  let hops = 0
+  while (rest.length > 0) {
+    const segment = rest.shift()!
+    if (segment === '' || segment === '.') continue
+    if (segment === '..') {
+      current = path.dirname(current)
+      continue
+    }
+    const next = path.join(current, segment)
+    let stats
+    try {
+      stats = await fs.lstat(next)
+    } catch (error) {
+      // Nothing exists from here on, so no symlink can redirect what is left.
+      if (isErrnoException(error) && (error.code === 'ENOENT' || error.code === 'ENOTDIR')) return path.join(next, ...rest)
+      throw error
+    }
+    if (!stats.isSymbolicLink()) {
+      current = next
+      continue
+    }
+    if (++hops > MAX_LINK_HOPS) throw Object.assign(new Error('too many symlinks'), { code: 'ELOOP' })
+    const target = await fs.readlink(next)
+    if (path.isAbsolute(target)) current = path.parse(target).root
+    // Only Windows reads a backslash as a separator; elsewhere it is part of a name.
+    rest.unshift(...target.split(path.sep === '/' ? '/' : /[\\/]/))
+  }
+  return current
+}
+
+/**
  * Resolves a page path inside the source dir, refusing anything that could leave it:
- * path tricks, reserved folders, and symlinks (of folders or of the page) pointing outside.
+ * path tricks, reserved folders, and symlinks (of folders or of the page, dangling or not)
+ * pointing outside.
  */
 export async function resolvePagePath(sourceDir: string, input: unknown): Promise<SafePath> {
   const relative = checkPagePath(input)
   const root = await fs.realpath(sourceDir)
-  const absolute = path.join(root, ...relative.split('/'))
+  const segments = relative.split('/')
+  const absolute = path.join(root, ...segments)
   if (!isInside(root, absolute)) reject(input, 'it leaves the source folder')
-  const real = await realpathOfDeepestExisting(absolute)
+  let real: string
+  try {
+    real = await followLinks(root, segments)
+  } catch (error) {
+    // A symlink loop or a folder we may not read: nothing can vouch for where the path leads.
+    reject(input, `its symlinks could not be followed (${isErrnoException(error) ? error.code : 'error'})`)
+  }
   if (!isInside(root, real)) reject(input, 'it passes through a symlink that leaves the source folder')
   return { relative, absolute }
 }

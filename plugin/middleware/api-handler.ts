@@ -23,22 +23,30 @@ export type RouteHandler = (request: ApiRequest, url: URL, params: string[]) => 
  * Builds a middleware for one route (the path below the API prefix): it answers the methods
  * it knows, 405 for the others, and passes any other path on.
  */
-export function createRoute(pattern: RegExp, handlers: Partial<Record<Method, RouteHandler>>): ApiMiddleware {
+export function createRoute(
+  pattern: RegExp,
+  handlers: Partial<Record<Method, RouteHandler>>,
+  options: { redact?: (text: string) => string } = {},
+): ApiMiddleware {
   return async function metablogRoute(request, response, next) {
     const url = new URL(request.url ?? '/', 'http://metablog.invalid')
     const match = pattern.exec(url.pathname)
     if (!match) return next()
     const handler = Object.hasOwn(handlers, request.method ?? '') ? handlers[request.method as Method] : undefined
     try {
-      if (!handler) {
-        throw new MetaBlogError('ERR_METHOD', `${request.method} is not supported here; use ${Object.keys(handlers).join(', ')}.`)
-      }
+      if (!handler) throw methodNotAllowed(response, request.method, Object.keys(handlers))
       const reply = await handler(request, url, match.slice(1))
       sendJson(response, reply.status ?? 200, reply.body, reply.headers)
     } catch (error) {
-      sendError(response, error, (message) => console.error(message))
+      sendError(response, error, (message) => console.error(message), options.redact)
     }
   }
+}
+
+/** A 405 error, with the `Allow` header HTTP asks for set on the response. */
+export function methodNotAllowed(response: ServerResponse, method: string | undefined, allowed: string[]): MetaBlogError {
+  response.setHeader('Allow', allowed.join(', '))
+  return new MetaBlogError('ERR_METHOD', `${method} is not supported here; use ${allowed.join(', ')}.`)
 }
 
 /** A required string field of a JSON body. */

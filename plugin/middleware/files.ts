@@ -1,24 +1,42 @@
 import type { IncomingMessage } from 'node:http'
-import type { FileResponse, WriteFileResponse } from '../protocol.js'
+import type { DeleteFileResponse, FileResponse, PagesResponse, WriteFileResponse } from '../protocol.js'
+import { checkTaskId } from '../../server/checkpoint-store.js'
 import { MetaBlogError } from '../../server/errors.js'
 import type { FileStore, WritePrecondition } from '../../server/file-store.js'
+import { resolvePagePath } from '../../server/safe-path.js'
 import type { PageChangeFeed } from '../page-change-feed.js'
 import { createRoute, optionalStringField, queryParam, stringField } from './api-handler.js'
 
-function unquote(tag: string): string {
-  return tag.trim().replace(/^W\//, '').replace(/^"(.*)"$/, '$1')
+const QUOTED_HASH = /^"([^"]+)"$/
+
+function preconditionRequired(message: string): MetaBlogError {
+  return new MetaBlogError('ERR_PRECONDITION_REQUIRED', message)
 }
 
-export function preconditionOf(request: IncomingMessage): WritePrecondition {
-  const ifMatch = request.headers['if-match']
-  const ifNoneMatch = request.headers['if-none-match']
-  if (ifNoneMatch !== undefined && ifNoneMatch.trim() !== '*') {
-    throw new MetaBlogError('ERR_BAD_REQUEST', 'If-None-Match only accepts "*" (create the page only if it does not exist).')
+/** The contract's preconditions: `If-Match: "<hash>"` or `If-None-Match: *`; anything else is 428. */
+function preconditionOf(request: IncomingMessage): WritePrecondition {
+  const ifMatch = request.headers['if-match']?.trim()
+  const ifNoneMatch = request.headers['if-none-match']?.trim()
+  if (ifNoneMatch !== undefined && ifNoneMatch !== '*') {
+    throw preconditionRequired(`If-None-Match only accepts "*" (create the page only if it does not exist), not ${JSON.stringify(ifNoneMatch.slice(0, 80))}.`)
   }
-  return {
-    ifMatch: ifMatch === undefined ? undefined : unquote(ifMatch),
-    ifNoneMatch: ifNoneMatch === undefined ? undefined : '*',
+  if (ifMatch === undefined) return { ifNoneMatch: ifNoneMatch === undefined ? undefined : '*' }
+  const hash = QUOTED_HASH.exec(ifMatch)?.[1]
+  if (!hash) {
+    throw preconditionRequired(
+      `If-Match needs the quoted hash you read, such as If-Match: "<hash>" (the ETag of GET /files), not ${JSON.stringify(ifMatch.slice(0, 80))}; "*" is not accepted.`,
+    )
   }
+  return { ifMatch: hash, ifNoneMatch: ifNoneMatch === undefined ? undefined : '*' }
+}
+
+/** The page path, checked first, so a bad path always answers ERR_BAD_PATH whatever else is wrong. */
+async function pagePathOf(store: FileStore, value: unknown): Promise<string> {
+  return (await resolvePagePath(store.sourceDir, value)).relative
+}
+
+function taskIdOf(value: string | null | undefined): string | undefined {
+  return value === undefined || value === null ? undefined : checkTaskId(value)
 }
 
 /** GET, PUT and DELETE /files: read and write pages with hashes, preconditions and locks. */
@@ -29,9 +47,12 @@ export function filesMiddleware(store: FileStore, feed: PageChangeFeed) {
       return { body: file satisfies FileResponse, headers: { ETag: `"${file.hash}"` } }
     },
     async PUT(request) {
+      const pagePath = await pagePathOf(store, (request.body as { path?: unknown } | null)?.path)
+      const precondition = preconditionOf(request)
       const content = stringField(request.body, 'content')
-      const taskId = optionalStringField(request.body, 'taskId')
-      const result = await store.write(request.body && (request.body as { path?: unknown }).path, content, preconditionOf(request), taskId)
+      const taskId = taskIdOf(optionalStringField(request.body, 'taskId'))
+      const result = await store.write(pagePath, content, precondition, taskId)
+      // Listeners (index, events) have run when this resolves: a GET /graph right after sees the write.
       await feed.pageWritten(result.path, result.created ? 'created' : 'updated', content)
       return {
         status: result.created ? 201 : 200,
@@ -40,9 +61,12 @@ export function filesMiddleware(store: FileStore, feed: PageChangeFeed) {
       }
     },
     async DELETE(request, url) {
-      const result = await store.delete(queryParam(url, 'path'), preconditionOf(request), url.searchParams.get('taskId') ?? undefined)
+      const pagePath = await pagePathOf(store, queryParam(url, 'path'))
+      const precondition = preconditionOf(request)
+      const taskId = taskIdOf(url.searchParams.get('taskId'))
+      const result = await store.delete(pagePath, precondition, taskId)
       await feed.pageWritten(result.path, 'deleted', null)
-      return { body: { path: result.path, deleted: true } }
+      return { body: { path: result.path, deleted: true } satisfies DeleteFileResponse }
     },
   })
 }
@@ -51,7 +75,7 @@ export function filesMiddleware(store: FileStore, feed: PageChangeFeed) {
 export function pagesMiddleware(store: FileStore) {
   return createRoute(/^\/pages$/, {
     async GET() {
-      return { body: { pages: await store.listPages() } }
+      return { body: { pages: await store.listPages() } satisfies PagesResponse }
     },
   })
 }

@@ -1,15 +1,13 @@
 // parsePageMeta (gray-matter + js-yaml) costs more than reading the file. Most front matter is a
 // flat list of `key: simple value` lines; for those this reader gives the very same result
 // (tests compare the two) in a fraction of the time. Anything else goes to parsePageMeta.
-import path from 'node:path'
-import { parsePageMeta, type PageMeta } from '../page-meta.js'
+import { pageMetaOf, parsePageMeta, type PageMeta } from '../page-meta.js'
 
 const INTEGER = /^-?(?:0|[1-9][0-9]{0,14})$/
 const DATE = /^([0-9]{4})-([0-9]{2})-([0-9]{2})$/
 // What js-yaml could read as something other than a plain string: numbers, null, booleans, specials.
 const NOT_PLAIN_START = /^[-?:,[\]{}#&*!|>'"%@`\s+.0-9]/
 const SPECIAL_WORDS = /^(?:null|~|true|false|yes|no|on|off|y|n)$/i
-const FIRST_HEADING = /^#\s+(.+?)\s*#*\s*$/m
 const NOT_SIMPLE = Symbol('not simple')
 
 type Scalar = string | number | boolean | Date | null
@@ -106,25 +104,6 @@ function simpleData(content: string, start: number, end: number): Record<string,
   return empty ? null : data
 }
 
-function toStringList(value: unknown): string[] {
-  if (typeof value === 'string') return value.split(',').map((item) => item.trim()).filter(Boolean)
-  if (Array.isArray(value)) return value.filter((item) => item != null).map(String)
-  return []
-}
-
-const pad = (value: number, width: number) => String(value).padStart(width, '0')
-
-function toDateString(value: unknown): string | undefined {
-  if (value instanceof Date && !Number.isNaN(value.getTime())) {
-    const year = value.getUTCFullYear()
-    // What toISOString().slice(0, 10) gives for four-digit years, at a fraction of its cost.
-    if (year >= 0 && year <= 9999) return `${pad(year, 4)}-${pad(value.getUTCMonth() + 1, 2)}-${pad(value.getUTCDate(), 2)}`
-    return value.toISOString().slice(0, 10)
-  }
-  if (typeof value === 'string' && value.trim()) return value.trim()
-  return undefined
-}
-
 /** Same result as `parsePageMeta(relativePath, content)`, faster for simple front matter. */
 export function readPageMeta(relativePath: string, content: string): PageMeta {
   return readPage(relativePath, content).meta
@@ -133,11 +112,6 @@ export function readPageMeta(relativePath: string, content: string): PageMeta {
 function fallback(relativePath: string, content: string): { meta: PageMeta; bodyOffset: number } {
   const meta = parsePageMeta(relativePath, content)
   return { meta, bodyOffset: content.endsWith(meta.body) ? content.length - meta.body.length : 0 }
-}
-
-function fileTitle(relativePath: string): string {
-  const name = path.posix.basename(relativePath, '.md')
-  return name === 'index' ? (relativePath.includes('/') ? path.posix.basename(path.posix.dirname(relativePath)) : 'Home') : name
 }
 
 /** The page's meta and where its body starts in `content`. */
@@ -151,17 +125,5 @@ export function readPage(relativePath: string, content: string): { meta: PageMet
   let bodyOffset = close + 4
   if (content.charCodeAt(bodyOffset) === 13) bodyOffset++
   if (content.charCodeAt(bodyOffset) === 10) bodyOffset++
-  const body = content.slice(bodyOffset)
-  const title = (typeof data.title === 'string' && data.title.trim()) || FIRST_HEADING.exec(body)?.[1] || fileTitle(relativePath)
-  const meta: PageMeta = {
-    title,
-    frontmatter: data,
-    body,
-    date: toDateString(data.date),
-    tags: toStringList(data.tags),
-    description: typeof data.description === 'string' ? data.description : undefined,
-    draft: data.draft === true,
-    aliases: toStringList(data.aliases),
-  }
-  return { meta, bodyOffset }
+  return { meta: pageMetaOf(relativePath, data, content.slice(bodyOffset)), bodyOffset }
 }

@@ -19,9 +19,16 @@ function sortedPages(pages: Iterable<IndexedPage>): IndexedPage[] {
   return [...pages].sort((left, right) => byText(left.path, right.path))
 }
 
+export interface GraphOptions {
+  /** Keep draft pages and the links to them. Default true; a production build passes false. */
+  includeDrafts?: boolean
+}
+
 /** Nodes, edges (one per source, target and heading; self-links left out) and unresolved links, sorted. */
-export function collectGraph(pages: Iterable<IndexedPage>): GraphResponse {
-  const sorted = sortedPages(pages)
+export function collectGraph(pages: Iterable<IndexedPage>, options: GraphOptions = {}): GraphResponse {
+  const all = sortedPages(pages)
+  const drafts = new Set(options.includeDrafts === false ? all.filter((page) => page.draft).map((page) => page.path) : [])
+  const sorted = drafts.size > 0 ? all.filter((page) => !drafts.has(page.path)) : all
   const edges: GraphEdge[] = []
   const unresolved: UnresolvedLink[] = []
   for (const page of sorted) {
@@ -35,7 +42,7 @@ export function collectGraph(pages: Iterable<IndexedPage>): GraphResponse {
         if (seenUnresolved.has(link.target)) continue
         seenUnresolved.add(link.target)
         pageUnresolved.push({ source: page.path, target: link.target })
-      } else if (target !== page.path) {
+      } else if (target !== page.path && !drafts.has(target)) {
         const key = `${target}#${link.heading ?? ''}`
         if (seenEdges.has(key)) continue
         seenEdges.add(key)

@@ -1,7 +1,7 @@
 import type { DefaultTheme } from 'vitepress'
 import type { GraphResponse, SearchResult, UnresolvedLink } from '../../plugin/protocol.js'
 import { ChangeSet, notePageChange, type IndexUpdate } from './change-set.js'
-import { collectCollisions, collectGraph, type Collision } from './graph-view.js'
+import { collectCollisions, collectGraph, type Collision, type GraphOptions } from './graph-view.js'
 import { LinkGraph, type IndexedPage } from './link-graph.js'
 import { loadPages } from './load-pages.js'
 import { NameTable, dependencyKeysOf } from './name-table.js'
@@ -147,7 +147,8 @@ export class KnowledgeIndex {
     return this.links.backlinks(path)
   }
 
-  graph(): GraphResponse {
+  graph(options: GraphOptions = {}): GraphResponse {
+    if (options.includeDrafts === false) return collectGraph(this.pages.values(), options)
     return (this.cachedGraph ??= collectGraph(this.pages.values()))
   }
 

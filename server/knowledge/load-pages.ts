@@ -1,21 +1,24 @@
 import fs from 'node:fs'
 import path from 'node:path'
+import { isSkippedFolder } from '../safe-path.js'
 import type { PageInput } from './knowledge-index.js'
 
-const SKIPPED_FOLDERS = new Set(['node_modules'])
 // Enough reads in flight to keep libuv's thread pool busy without queueing thousands of requests.
 const READS_IN_FLIGHT = 32
 
-/** Every Markdown page under `sourceDir` ('posts/foo.md'), skipping dot-folders (.vitepress) and node_modules, sorted. */
+/**
+ * Every Markdown page under `sourceDir` ('posts/foo.md'), skipping dot-folders (.vitepress) and
+ * node_modules, sorted. The one folder walk behind the knowledge index and GET /pages.
+ */
 export async function listPagePaths(sourceDir: string): Promise<string[]> {
   const found: string[] = []
   const walk = async (folder: string, prefix: string): Promise<void> => {
     const entries = await fs.promises.readdir(folder, { withFileTypes: true })
     await Promise.all(
       entries.map(async (entry) => {
-        if (entry.name.startsWith('.') || SKIPPED_FOLDERS.has(entry.name)) return
-        if (entry.isDirectory()) await walk(path.join(folder, entry.name), `${prefix}${entry.name}/`)
-        else if (entry.isFile() && entry.name.endsWith('.md')) found.push(`${prefix}${entry.name}`)
+        if (entry.isDirectory()) {
+          if (!isSkippedFolder(entry.name)) await walk(path.join(folder, entry.name), `${prefix}${entry.name}/`)
+        } else if (entry.isFile() && entry.name.endsWith('.md') && !entry.name.startsWith('.')) found.push(`${prefix}${entry.name}`)
       }),
     )
   }

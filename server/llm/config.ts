@@ -53,9 +53,12 @@ function firstSet(...values: (string | undefined)[]): string | undefined {
   return values.map((value) => value?.trim()).find((value) => value)
 }
 
-/** Options win, then variables already in the process environment, then .env files beside the site. */
-export function readSettings(options: LlmSettings, envDir: string, env: NodeJS.ProcessEnv = process.env): LlmSettings {
-  const files = readEnvFiles(envDir)
+/**
+ * Options win, then variables already in the process environment, then .env files beside the site,
+ * read for Vite's mode (`--mode`, default 'development' for the dev server).
+ */
+export function readSettings(options: LlmSettings, envDir: string, env: NodeJS.ProcessEnv = process.env, mode?: string): LlmSettings {
+  const files = readEnvFiles(envDir, mode)
   return {
     apiKey: firstSet(options.apiKey, env.OPENAI_API_KEY, files.OPENAI_API_KEY),
     baseURL: firstSet(options.baseURL, env.OPENAI_BASE_URL, files.OPENAI_BASE_URL)?.replace(/\/+$/, ''),
@@ -63,12 +66,36 @@ export function readSettings(options: LlmSettings, envDir: string, env: NodeJS.P
   }
 }
 
+/** The host alone: a base URL's user info and query may hold a key. */
 export function hostOf(baseURL: string): string {
   try {
     return new URL(baseURL).host
   } catch {
-    return baseURL
+    return '(not a URL)'
   }
+}
+
+/** The parts of a base URL that may carry credentials: user name, password and query values. */
+export function secretsOfURL(baseURL: string | undefined): string[] {
+  if (!baseURL) return []
+  let url: URL
+  try {
+    url = new URL(baseURL)
+  } catch {
+    // Unreadable: the whole string may be a credential pasted in the wrong place.
+    return [baseURL]
+  }
+  const decoded = (text: string) => {
+    try {
+      return decodeURIComponent(text)
+    } catch {
+      return text
+    }
+  }
+  const parts = [url.username, url.password, decoded(url.username), decoded(url.password)]
+  for (const value of url.searchParams.values()) parts.push(value, encodeURIComponent(value))
+  if (url.search) parts.push(url.search.slice(1))
+  return [...new Set(parts.filter((part) => part.length >= 4))]
 }
 
 export function isLoopback(baseURL: string): boolean {
@@ -125,7 +152,8 @@ export function configFromSettings(settings: LlmSettings, envDir: string): LlmCo
   if (!apiKey && !baseURL) return null
   const url = baseURL ?? OPENAI_BASE_URL
   if (!validURL(url)) {
-    return { configured: false, instructions: setupInstructions(envDir, `OPENAI_BASE_URL (${JSON.stringify(url)}) is not an http(s) URL.`) }
+    // Not echoed: a malformed value may be a key pasted into the wrong variable.
+    return { configured: false, instructions: setupInstructions(envDir, 'OPENAI_BASE_URL is not an http(s) URL (expected something like https://api.deepseek.com/v1).') }
   }
   if (!apiKey && !isLoopback(url)) {
     return { configured: false, instructions: setupInstructions(envDir, `OPENAI_BASE_URL points at ${hostOf(url)} but OPENAI_API_KEY is not set.`) }

@@ -14,16 +14,21 @@ export interface FailureContext {
 
 /** The upstream connection broke while a response body was being read. */
 export class StreamCutError extends Error {
-  constructor(cause: unknown) {
+  /** Part of the body had arrived: the answer was produced (and billed), so it is not asked for again. */
+  readonly partial: boolean
+
+  constructor(cause: unknown, partial = false) {
     super('the connection broke mid-answer', { cause })
     this.name = 'StreamCutError'
+    this.partial = partial
   }
 }
 
 /** Removes secrets, bearer tokens and anything shaped like an API key from text bound for a page or a log. */
-export function redact(text: string, secrets: readonly string[]): string {
+export function redactSecrets(text: string, secrets: readonly string[]): string {
   let result = text
-  for (const secret of secrets) if (secret.length >= 4) result = result.split(secret).join('[redacted]')
+  // Longest first, so a secret that contains a shorter one is removed whole.
+  for (const secret of [...secrets].sort((left, right) => right.length - left.length)) if (secret.length >= 4) result = result.split(secret).join('[redacted]')
   return result.replace(/(bearer\s+)[A-Za-z0-9._~+/=-]+/gi, '$1[redacted]').replace(/\bsk-[A-Za-z0-9_-]{6,}/g, 'sk-[redacted]')
 }
 
@@ -31,7 +36,7 @@ export function redact(text: string, secrets: readonly string[]): string {
 function upstreamWords(error: APIError, secrets: readonly string[]): string {
   const body = error.error as { message?: unknown } | undefined
   const raw = typeof body?.message === 'string' ? body.message : error.message.replace(/^\d{3} /, '')
-  const line = redact(raw, secrets).replace(/\s+/g, ' ').trim()
+  const line = redactSecrets(raw, secrets).replace(/\s+/g, ' ').trim()
   return line.length > 240 ? `${line.slice(0, 240)}…` : line
 }
 
@@ -49,7 +54,8 @@ function causeCode(error: unknown): string | undefined {
 /** Which failures are worth another attempt before the first byte reaches the page. */
 export function judgeFailure(error: unknown): FailureVerdict {
   if (error instanceof APIConnectionTimeoutError) return { retryable: false }
-  if (error instanceof APIConnectionError || error instanceof StreamCutError) return { retryable: true }
+  if (error instanceof StreamCutError) return { retryable: !error.partial }
+  if (error instanceof APIConnectionError) return { retryable: true }
   if (error instanceof APIError && error.status !== undefined) {
     // Retrying an empty account only repeats the bill-less failure.
     if (error.status === 429 && error.code === 'insufficient_quota') return { retryable: false }
@@ -120,6 +126,6 @@ export function toContractError(error: unknown, context: FailureContext): MetaBl
     }
     return new MetaBlogError('ERR_LLM_UPSTREAM', `The model provider at ${host} failed (${said}). The problem is on their side: try again in a moment.`)
   }
-  const message = redact(error instanceof Error ? error.message : String(error), context.secrets)
+  const message = redactSecrets(error instanceof Error ? error.message : String(error), context.secrets)
   return new MetaBlogError('ERR_LLM_UPSTREAM', `The request to the model at ${host} failed: ${message}. Try again.`)
 }

@@ -3,8 +3,8 @@ import OpenAI from 'openai'
 import type { LlmStatusResponse, ModelPrice } from '../../plugin/protocol.js'
 import { MetaBlogError } from '../errors.js'
 import { sendError } from '../http.js'
-import { configFromSettings, hostOf, readSettings, setupInstructions, type LlmConfig, type LlmSettings, type LlmTarget } from './config.js'
-import { idleTimeoutError, redact, toContractError, type FailureContext } from './errors.js'
+import { configFromSettings, hostOf, readSettings, secretsOfURL, setupInstructions, type LlmConfig, type LlmSettings, type LlmTarget } from './config.js'
+import { idleTimeoutError, redactSecrets, toContractError, type FailureContext } from './errors.js'
 import { Exchange } from './exchange.js'
 import { createOllamaProbe, type OllamaOptions } from './ollama.js'
 import { mergePrices } from './prices.js'
@@ -31,6 +31,8 @@ export interface LlmGatewayOptions {
   log: (message: string) => void
   /** The process environment; tests pass their own. */
   env?: NodeJS.ProcessEnv
+  /** Vite's mode, which picks the .env.[mode] files (`vite --mode`); default 'development'. */
+  mode?: string
 }
 
 export interface LlmGateway {
@@ -39,6 +41,8 @@ export interface LlmGateway {
   chatCompletions(body: unknown, response: ServerResponse): Promise<void>
   /** Aborts every upstream call in flight. */
   close(): void
+  /** Text with the key, the base URL's credentials and key-shaped strings removed, for a page or a log. */
+  redactSecrets(text: string): string
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -65,14 +69,18 @@ export function prepareRequest(body: unknown, defaultModel: string | null): Reco
 export function createLlmGateway(options: LlmGatewayOptions): LlmGateway {
   const llm = options.llm ?? {}
   const { envDir, log } = options
-  const settings = readSettings(llm, envDir, options.env)
+  const settings = readSettings(llm, envDir, options.env, options.mode)
   const fixed = configFromSettings(settings, envDir)
   const probeOllama = llm.ollama === false ? null : createOllamaProbe(llm.ollama ?? {}, envDir, settings.model)
   const prices = mergePrices(llm.prices, log)
   const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...llm.retry }
   const idleTimeoutMs = llm.idleTimeoutMs ?? 120_000
   const requestTimeoutMs = llm.requestTimeoutMs ?? 600_000
-  const secrets = settings.apiKey ? [settings.apiKey] : []
+  const secrets = [
+    ...(settings.apiKey ? [settings.apiKey] : []),
+    ...secretsOfURL(settings.baseURL),
+    ...secretsOfURL(llm.ollama ? llm.ollama.baseURL : undefined),
+  ]
   const active = new Set<Exchange>()
   const clients = new WeakMap<LlmTarget, OpenAI>()
   let announced = ''
@@ -115,7 +123,7 @@ export function createLlmGateway(options: LlmGatewayOptions): LlmGateway {
         : exchange.stopped === 'server'
           ? new MetaBlogError('ERR_LLM_UPSTREAM', 'The dev server stopped while the model was answering. Start it again and retry.')
           : toContractError(error, context)
-    log(`[metablog] model request failed: ${redact(contract.message, secrets)}`)
+    log(`[metablog] model request failed: ${redactSecrets(contract.message, secrets)}`)
     if (response.headersSent) endWithError(response, contract)
     else sendError(response, contract)
   }
@@ -147,5 +155,7 @@ export function createLlmGateway(options: LlmGatewayOptions): LlmGateway {
     close() {
       for (const exchange of active) exchange.stop('server')
     },
+
+    redactSecrets: (text) => redactSecrets(text, secrets),
   }
 }

@@ -50,9 +50,15 @@ async function open(params: Record<string, unknown>, exchange: Exchange, setting
   const reader = upstream.body.getReader() as ChunkReader
   if (!streaming) {
     const chunks: Uint8Array[] = []
-    for (let result = await readChunk(reader, exchange); !result.done; result = await readChunk(reader, exchange)) {
-      exchange.touch()
-      chunks.push(result.value)
+    try {
+      for (let result = await readChunk(reader, exchange); !result.done; result = await readChunk(reader, exchange)) {
+        exchange.touch()
+        chunks.push(result.value)
+      }
+    } catch (error) {
+      // Cut after the body began: asking again would pay for the answer twice.
+      if (error instanceof StreamCutError && chunks.some((chunk) => chunk.byteLength > 0)) throw new StreamCutError(error.cause, true)
+      throw error
     }
     return { upstream, first: Buffer.concat(chunks) }
   }
@@ -120,8 +126,8 @@ async function forwardStream(opened: Opened, response: ServerResponse, exchange:
 }
 
 /**
- * Relays one chat-completions call: retries 429, 5xx and connection failures while nothing has
- * reached the page, then forwards the answer as it arrives. Throws when it fails; by then
+ * Relays one chat-completions call: retries 429, 5xx and connection failures while no byte of
+ * the answer's body has arrived, then forwards the answer as it arrives. Throws when it fails; by then
  * the response may have started (the caller checks headersSent).
  */
 export async function relay(params: Record<string, unknown>, response: ServerResponse, exchange: Exchange, settings: RelaySettings): Promise<void> {

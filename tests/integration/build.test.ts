@@ -42,6 +42,15 @@ describe('vitepress build of the demo blog', () => {
     expect(etags).toMatch(/<a (?=[^>]*class="metablog-link")(?=[^>]*href="\/posts\/atomic-file-writes(?:\.html)?")/)
   })
 
+  it('leaves draft pages out of the graph data it ships', () => {
+    const graphKey = (page: string) => new RegExp(`(?<![A-Za-z])["']?(?:path|source|target)["']?:\\s*["']${page.replace(/[./-]/g, '\\$&')}["']`)
+    const scripts = files.filter((file) => file.name.endsWith('.js'))
+    // The graph data is there, with the published pages…
+    expect(scripts.some((file) => graphKey('posts/atomic-file-writes.md').test(file.text))).toBe(true)
+    // …but not the draft, as a node or as either end of an edge.
+    for (const file of scripts) expect(graphKey('posts/markdown-it-wiki-link-plugin.md').test(file.text), file.name).toBe(false)
+  })
+
   it('ships no API route, no token and no writer UI', () => {
     for (const file of files) {
       expect(file.text, file.name).not.toContain('__metablog')

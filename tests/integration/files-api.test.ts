@@ -85,6 +85,62 @@ describe('PUT and DELETE /files', () => {
   })
 })
 
+describe('preconditions, validation order and task ids', () => {
+  const put = (body: unknown, headers: Record<string, string>) => dev.api('/files', { method: 'PUT', ...json(body, headers) })
+
+  it('answers 428 for any precondition other than a quoted hash or If-None-Match: *', async () => {
+    const page = { path: 'guide/preconditions.md', content: 'x' }
+    for (const headers of [{ 'If-None-Match': '"abc"' }, { 'If-None-Match': 'W/"abc"' }, { 'If-Match': '*' }, { 'If-Match': 'abc' }]) {
+      const response = await put(page, headers)
+      expect(response.status, JSON.stringify(headers)).toBe(428)
+      expect(response.json.error.code).toBe('ERR_PRECONDITION_REQUIRED')
+      expect(response.json.error.message).toMatch(/If-(None-)?Match/)
+    }
+    const deleted = await dev.api('/files?path=guide/index.md', { method: 'DELETE', headers: { 'If-Match': '*' } })
+    expect(deleted.status).toBe(428)
+    await expect(fs.access(path.join(dev.root, 'guide/preconditions.md'))).rejects.toThrow()
+  })
+
+  it('sends currentHash: null when the page was deleted since it was read', async () => {
+    const created = await put({ path: 'guide/short-lived.md', content: '# Short\n' }, { 'If-None-Match': '*' })
+    await dev.api('/files?path=guide/short-lived.md', { method: 'DELETE', headers: { 'If-Match': `"${created.json.hash}"` } })
+    const stale = await put({ path: 'guide/short-lived.md', content: '# Again\n' }, { 'If-Match': `"${created.json.hash}"` })
+    expect(stale.status).toBe(412)
+    expect(stale.json.error.code).toBe('ERR_STALE')
+    expect(stale.json.error).toHaveProperty('currentHash', null)
+  })
+
+  it('checks the path before anything else in the request', async () => {
+    const badContent = await put({ path: '../pwned.md', content: 42, taskId: '../x' }, { 'If-None-Match': '"nope"' })
+    expect(badContent.status).toBe(400)
+    expect(badContent.json.error.code).toBe('ERR_BAD_PATH')
+    const noPath = await put({ content: 'x' }, { 'If-None-Match': '*' })
+    expect(noPath.json.error.code).toBe('ERR_BAD_PATH')
+    const badDelete = await dev.api(`/files?path=${encodeURIComponent('../pwned.md')}&taskId=..%2Fx`, { method: 'DELETE', headers: { 'If-Match': '*' } })
+    expect(badDelete.json.error.code).toBe('ERR_BAD_PATH')
+  })
+
+  it('checks the taskId of PUT and DELETE like every other route', async () => {
+    const put400 = await put({ path: 'guide/task.md', content: 'x', taskId: '../evil' }, { 'If-None-Match': '*' })
+    expect(put400.status).toBe(400)
+    expect(put400.json.error.code).toBe('ERR_BAD_REQUEST')
+    await expect(fs.access(path.join(dev.root, 'guide/task.md'))).rejects.toThrow()
+    const { json: page } = await dev.api('/files?path=guide/index.md')
+    const delete400 = await dev.api('/files?path=guide/index.md&taskId=bad%20id', { method: 'DELETE', headers: { 'If-Match': `"${page.hash}"` } })
+    expect(delete400.status).toBe(400)
+    expect(delete400.json.error.code).toBe('ERR_BAD_REQUEST')
+    await fs.access(path.join(dev.root, 'guide/index.md'))
+  })
+
+  it('refuses to read a page that is not UTF-8', async () => {
+    await fs.writeFile(path.join(dev.root, 'guide/latin1.md'), Buffer.from('# Caf\xe9\n', 'latin1'))
+    const response = await dev.api('/files?path=guide/latin1.md')
+    expect(response.status).toBe(400)
+    expect(response.json.error).toMatchObject({ code: 'ERR_BAD_REQUEST', message: expect.stringContaining('not UTF-8') })
+    await fs.rm(path.join(dev.root, 'guide/latin1.md'))
+  })
+})
+
 describe('GET /pages', () => {
   it('lists every page with title, front-matter summary and hash', async () => {
     const { status, json: body } = await dev.api('/pages')
@@ -106,5 +162,7 @@ describe('unknown routes', () => {
     const wrongMethod = await dev.api('/pages', { method: 'DELETE' })
     expect(wrongMethod.status).toBe(405)
     expect(wrongMethod.json.error.code).toBe('ERR_METHOD')
+    expect(wrongMethod.headers.get('allow')).toBe('GET')
+    expect((await dev.api('/files', { method: 'POST', json: {} })).headers.get('allow')).toBe('GET, PUT, DELETE')
   })
 })

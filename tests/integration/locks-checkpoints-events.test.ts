@@ -99,6 +99,19 @@ describe('checkpoints', () => {
     expect((await fs.readdir(folder)).some((name) => name.startsWith('bad.json.corrupt-'))).toBe(true)
   })
 
+  it('skips an unreadable entry and survives concurrent lists over a corrupt file', async () => {
+    const folder = path.join(dev.root, '.vitepress/cache/metablog/checkpoints')
+    await dev.api('/checkpoints/good', { method: 'PUT', json: checkpoint })
+    await fs.mkdir(path.join(folder, 'folder.json'))
+    await fs.writeFile(path.join(folder, 'racy.json'), '{ not json')
+    const lists = await Promise.all(Array.from({ length: 6 }, () => dev.api('/checkpoints')))
+    for (const listed of lists) {
+      expect(listed.status).toBe(200)
+      expect(listed.json.checkpoints.map((item: { taskId: string }) => item.taskId)).toEqual(['good'])
+    }
+    await fs.rm(path.join(folder, 'folder.json'), { recursive: true })
+  })
+
   it('refuses a bad task id and a shapeless checkpoint', async () => {
     expect((await dev.api('/checkpoints/bad%2Fid', { method: 'PUT', json: checkpoint })).json.error.code).toBe('ERR_BAD_REQUEST')
     expect((await dev.api('/checkpoints/ok', { method: 'PUT', json: { nope: true } })).json.error.code).toBe('ERR_BAD_REQUEST')

@@ -16,6 +16,9 @@ beforeAll(async () => {
   await fs.mkdir(outside, { recursive: true })
   await fs.writeFile(path.join(outside, 'secret.md'), 'secret\n')
   await fs.symlink(outside, path.join(dev.root, 'escape'))
+  // Dangling symlinks: a write through them would create the target outside the site.
+  await fs.symlink(`../${path.basename(outside)}/pwned.md`, path.join(dev.root, 'dangling.md'))
+  await fs.symlink(`../${path.basename(outside)}/not-yet`, path.join(dev.root, 'future'))
   before = { site: await snapshotTree(dev.root), outside: await snapshotTree(outside) }
 })
 
@@ -71,6 +74,8 @@ const HOSTILE_PATHS = [
   'guide./pwned.md',
   'escape/secret.md',
   'escape/new-page.md',
+  'dangling.md',
+  'future/pwned.md',
   './index.md',
   'guide//pwned.md',
   '',

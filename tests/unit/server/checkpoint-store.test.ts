@@ -2,6 +2,7 @@ import fs from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { TEMP_SUFFIX } from '../../../server/atomic-write.js'
 import { CheckpointStore } from '../../../server/checkpoint-store.js'
 
 let folder: string
@@ -59,5 +60,39 @@ describe('CheckpointStore', () => {
     expect(warnings[0]).toMatch(/corrupt.*moved aside/)
     const names = (await fs.readdir(folder)).sort()
     expect(names).toEqual(['broken.json.corrupt-1000000', 'good.json', 'wrong.json.corrupt-1000000'])
+  })
+
+  it('survives concurrent lists racing over the same corrupt files', async () => {
+    await store.save('good', sample)
+    for (let index = 0; index < 5; index++) await fs.writeFile(path.join(folder, `broken-${index}.json`), '{')
+    const lists = await Promise.all(Array.from({ length: 8 }, () => store.list()))
+    for (const listed of lists) expect(listed.map((checkpoint) => checkpoint.taskId)).toEqual(['good'])
+    expect(warnings).toHaveLength(5)
+    expect((await fs.readdir(folder)).filter((name) => name.endsWith('.json'))).toEqual(['good.json'])
+  })
+
+  it('skips an entry it cannot read, such as a folder named x.json, with a warning', async () => {
+    await store.save('good', sample)
+    await fs.mkdir(path.join(folder, 'x.json'))
+    expect((await store.list()).map((checkpoint) => checkpoint.taskId)).toEqual(['good'])
+    expect(warnings).toEqual([expect.stringMatching(/skipped checkpoint x\.json: EISDIR/)])
+  })
+
+  it('keeps saves, deletes and lists in order', async () => {
+    const done = await Promise.all([store.save('a', sample), store.delete('a'), store.list()])
+    expect(done[1]).toBe(true)
+    expect(done[2]).toEqual([])
+  })
+
+  it('removes only temp files old enough to be left over', async () => {
+    await store.save('good', sample)
+    const fresh = path.join(folder, `.good.json.fresh${TEMP_SUFFIX}`)
+    const old = path.join(folder, `.good.json.old${TEMP_SUFFIX}`)
+    await fs.writeFile(fresh, '{')
+    await fs.writeFile(old, '{')
+    const twoMinutesAgo = new Date(Date.now() - 120_000)
+    await fs.utimes(old, twoMinutesAgo, twoMinutesAgo)
+    expect(await store.removeStaleTempFiles()).toBe(1)
+    expect((await fs.readdir(folder)).sort()).toEqual([path.basename(fresh), 'good.json'])
   })
 })

@@ -116,7 +116,7 @@ describe('FileStore', () => {
     }
     expect(writesSeen).toBeGreaterThan(8)
     const cleaner = new FileStore({ sourceDir: site, locks: new LockManager() })
-    await cleaner.removeStaleTempFiles()
+    await cleaner.removeStaleTempFiles(0)
     expect(await leftovers(site)).toEqual([])
   }, 60_000)
 })

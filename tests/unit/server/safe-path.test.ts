@@ -19,6 +19,14 @@ beforeAll(async () => {
   await fs.symlink(path.join(outside, 'secret.md'), path.join(site, 'posts', 'linked.md'))
   await fs.mkdir(path.join(site, 'inner'))
   await fs.symlink(path.join(site, 'inner'), path.join(site, 'alias'))
+  // Dangling links: their targets do not exist (yet), so only following them by hand catches them.
+  await fs.symlink('../outside/x.md', path.join(site, 'dangling.md'))
+  await fs.symlink('../outside/not-yet', path.join(site, 'future'))
+  await fs.symlink(path.join(outside, 'not-yet', 'deep'), path.join(site, 'posts', 'absolute-future'))
+  await fs.symlink('inner/new.md', path.join(site, 'inside-dangling.md'))
+  await fs.symlink('loop-b.md', path.join(site, 'loop-a.md'))
+  await fs.symlink('loop-a.md', path.join(site, 'loop-b.md'))
+  await fs.symlink('../../site/inner', path.join(site, 'posts', 'round-trip'))
 })
 
 afterAll(async () => {
@@ -87,5 +95,24 @@ describe('resolvePagePath', () => {
 
   it('allows a symlink that stays inside the site', async () => {
     await expect(resolvePagePath(site, 'alias/page.md')).resolves.toMatchObject({ relative: 'alias/page.md' })
+  })
+
+  it('refuses a dangling page symlink whose target would be outside', async () => {
+    await expect(resolvePagePath(site, 'dangling.md')).rejects.toMatchObject({ code: 'ERR_BAD_PATH' })
+  })
+
+  it('refuses a folder symlink to an outside folder that does not exist yet', async () => {
+    await expect(resolvePagePath(site, 'future/page.md')).rejects.toMatchObject({ code: 'ERR_BAD_PATH' })
+    await expect(resolvePagePath(site, 'future/deeper/page.md')).rejects.toMatchObject({ code: 'ERR_BAD_PATH' })
+    await expect(resolvePagePath(site, 'posts/absolute-future/page.md')).rejects.toMatchObject({ code: 'ERR_BAD_PATH' })
+  })
+
+  it('refuses a symlink loop', async () => {
+    await expect(resolvePagePath(site, 'loop-a.md')).rejects.toMatchObject({ code: 'ERR_BAD_PATH' })
+  })
+
+  it('allows dangling and round-trip symlinks that stay inside', async () => {
+    await expect(resolvePagePath(site, 'inside-dangling.md')).resolves.toMatchObject({ relative: 'inside-dangling.md' })
+    await expect(resolvePagePath(site, 'posts/round-trip/page.md')).resolves.toMatchObject({ relative: 'posts/round-trip/page.md' })
   })
 })

@@ -2,7 +2,7 @@ import fs from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { configFromSettings, providerOf, readEnvFiles, readSettings } from '../../../../server/llm/config.js'
+import { configFromSettings, providerOf, readEnvFiles, readSettings, secretsOfURL } from '../../../../server/llm/config.js'
 
 let envDir: string
 
@@ -31,6 +31,13 @@ describe('readSettings', () => {
       baseURL: 'http://127.0.0.1:1234/v1',
       model: 'option-model',
     })
+  })
+
+  it('reads the .env files of the mode Vite runs in, not always development', async () => {
+    await fs.writeFile(path.join(envDir, '.env.development'), 'METABLOG_MODEL=development-model\n')
+    await fs.writeFile(path.join(envDir, '.env.staging'), 'METABLOG_MODEL=staging-model\n')
+    expect(readSettings({}, envDir, {}, 'staging').model).toBe('staging-model')
+    expect(readSettings({}, envDir, {}).model).toBe('development-model')
   })
 
   it('starts without any .env file', () => {
@@ -75,5 +82,23 @@ describe('configFromSettings', () => {
     expect(noKey && !noKey.configured && noKey.instructions).toContain(path.join(envDir, '.env'))
     const badURL = configFromSettings({ apiKey: 'sk-x', baseURL: 'api.deepseek.com' }, envDir)
     expect(badURL && !badURL.configured && badURL.instructions).toContain('is not an http(s) URL')
+  })
+
+  it('never echoes a base URL that may hold a key', () => {
+    const pasted = configFromSettings({ apiKey: 'sk-x', baseURL: 'ftp://user:sk-pasted-secret@host/v1?key=query-secret' }, envDir)
+    const instructions = pasted && !pasted.configured ? pasted.instructions : ''
+    expect(instructions).toContain('is not an http(s) URL')
+    expect(instructions).not.toContain('sk-pasted-secret')
+    expect(instructions).not.toContain('query-secret')
+  })
+})
+
+describe('secretsOfURL', () => {
+  it('lists the user info and query values of a base URL, raw and decoded', () => {
+    expect(secretsOfURL('https://alice:p%40ssword@api.example.com/v1?api-key=query-secret&v=1')).toEqual(
+      expect.arrayContaining(['alice', 'p%40ssword', 'p@ssword', 'query-secret']),
+    )
+    expect(secretsOfURL('https://api.example.com/v1')).toEqual([])
+    expect(secretsOfURL(undefined)).toEqual([])
   })
 })

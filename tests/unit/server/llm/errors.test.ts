@@ -1,7 +1,7 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai'
 import { describe, expect, it } from 'vitest'
 import { MetaBlogError } from '../../../../server/errors.js'
-import { StreamCutError, judgeFailure, redact, toContractError, type FailureContext } from '../../../../server/llm/errors.js'
+import { StreamCutError, judgeFailure, redactSecrets, toContractError, type FailureContext } from '../../../../server/llm/errors.js'
 
 const KEY = 'sk-unit-secret-0123456789'
 const context: FailureContext = { host: 'api.example.com', baseURL: 'https://api.example.com/v1', model: 'gpt-x', secrets: [KEY] }
@@ -10,13 +10,13 @@ function statusError(status: number, message: string, headers: Record<string, st
   return APIError.generate(status, { error: { message, type: 'x', code } }, undefined, new Headers(headers))
 }
 
-describe('redact', () => {
+describe('redactSecrets', () => {
   it('removes the key, bearer tokens and key-shaped strings', () => {
-    expect(redact(`bad key ${KEY}!`, [KEY])).toBe('bad key [redacted]!')
-    expect(redact('Authorization: Bearer abc.def-ghi', [])).toBe('Authorization: Bearer [redacted]')
-    expect(redact('Incorrect API key provided: sk-proj-abcdefgh1234', [])).toBe('Incorrect API key provided: sk-[redacted]')
-    expect(redact('nothing secret here', [KEY])).toBe('nothing secret here')
-    expect(redact(redact('(you sent Bearer abc123).', []), [])).toBe('(you sent Bearer [redacted]).')
+    expect(redactSecrets(`bad key ${KEY}!`, [KEY])).toBe('bad key [redacted]!')
+    expect(redactSecrets('Authorization: Bearer abc.def-ghi', [])).toBe('Authorization: Bearer [redacted]')
+    expect(redactSecrets('Incorrect API key provided: sk-proj-abcdefgh1234', [])).toBe('Incorrect API key provided: sk-[redacted]')
+    expect(redactSecrets('nothing secret here', [KEY])).toBe('nothing secret here')
+    expect(redactSecrets(redactSecrets('(you sent Bearer abc123).', []), [])).toBe('(you sent Bearer [redacted]).')
   })
 })
 

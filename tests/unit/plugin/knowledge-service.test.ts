@@ -1,0 +1,59 @@
+import fs from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import type { SiteConfig } from 'vitepress'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { KnowledgeService } from '../../../plugin/knowledge-service.js'
+import { KnowledgeIndex } from '../../../server/knowledge/knowledge-index.js'
+
+let site: string
+
+beforeEach(async () => {
+  site = await fs.mkdtemp(path.join(os.tmpdir(), 'metablog-knowledge-service-'))
+  await fs.mkdir(path.join(site, 'posts'))
+  await fs.writeFile(path.join(site, 'index.md'), '# Home\n\nSee [[Published]] and [[Secret Draft]].\n')
+  await fs.writeFile(path.join(site, 'posts/published.md'), '---\ntitle: Published\n---\nLinks to [[Secret Draft]] and [[Nowhere]].\n')
+  await fs.writeFile(path.join(site, 'posts/secret.md'), '---\ntitle: Secret Draft\ndraft: true\n---\nSee [[Published]] and [[Missing From Draft]].\n')
+})
+
+afterEach(async () => {
+  vi.restoreAllMocks()
+  await fs.rm(site, { recursive: true, force: true })
+})
+
+function siteConfig(): SiteConfig {
+  return { srcDir: site, site: { themeConfig: {} } } as unknown as SiteConfig
+}
+
+/** The data the graph module exports. */
+function moduleData(service: KnowledgeService) {
+  return JSON.parse(service.graphModule().replace(/^export default /, ''))
+}
+
+describe('KnowledgeService', () => {
+  it('prepares the search index in the background after a dev-server load, not in a build', async () => {
+    const prepare = vi.spyOn(KnowledgeIndex.prototype, 'prepareSearch')
+    await new KnowledgeService({ sidebar: true }).load(siteConfig(), 'build')
+    expect(prepare).not.toHaveBeenCalled()
+    const index = await new KnowledgeService({ sidebar: true }).load(siteConfig(), 'serve')
+    expect(prepare).toHaveBeenCalledTimes(1)
+    await prepare.mock.results[0]!.value
+    expect(index.search('published').map((result) => result.path)).toContain('posts/published.md')
+  })
+
+  it('leaves draft pages and the links to and from them out of a build’s graph module', async () => {
+    const service = new KnowledgeService({ sidebar: true })
+    await service.load(siteConfig(), 'build')
+    const graph = moduleData(service)
+    expect(JSON.stringify(graph)).not.toContain('posts/secret.md')
+    expect(JSON.stringify(graph)).not.toContain('Secret Draft')
+    expect(graph.edges).toEqual([{ source: 'index.md', target: 'posts/published.md' }])
+    expect(graph.unresolved).toEqual([{ source: 'posts/published.md', target: 'Nowhere' }])
+  })
+
+  it('keeps drafts in the dev server’s graph', async () => {
+    const service = new KnowledgeService({ sidebar: true })
+    await service.load(siteConfig(), 'serve')
+    expect(moduleData(service).nodes.map((node: { path: string }) => node.path)).toContain('posts/secret.md')
+  })
+})
