@@ -16,7 +16,7 @@ export interface ApiConnection {
 }
 
 /** The API is there only on the dev server, whose page carries the token; null elsewhere. */
-export function connectionFromPage(doc: Document = document): ApiConnection | null {
-  const token = doc.querySelector<HTMLMetaElement>(`meta[name="${TOKEN_META_NAME}"]`)?.content
-  return token ? { origin: doc.location.origin, token } : null
+export function connectionFromPage(page: Document = document): ApiConnection | null {
+  const token = page.querySelector<HTMLMetaElement>(`meta[name="${TOKEN_META_NAME}"]`)?.content
+  return token ? { origin: page.location.origin, token } : null
 }

@@ -1,21 +1,8 @@
 import { APIConnectionError, APIError, APIUserAbortError } from 'openai'
 import type { ErrorCode } from '../../plugin/protocol'
+import { LlmError } from './errors'
 
-/** Contract codes, plus one for when the dev server itself cannot be reached. */
-export type LlmErrorCode = ErrorCode | 'ERR_NETWORK'
-
-/** A model call that failed: the contract's code and a message that says what to do. */
-export class LlmError extends Error {
-  readonly code: LlmErrorCode
-  readonly status: number | undefined
-
-  constructor(code: LlmErrorCode, message: string, status?: number) {
-    super(message)
-    this.name = 'LlmError'
-    this.code = code
-    this.status = status
-  }
-}
+export { LlmError, type LlmErrorCode } from './errors'
 
 function isContractCode(code: unknown): code is ErrorCode {
   return typeof code === 'string' && code.startsWith('ERR_')

@@ -2,7 +2,6 @@ import type {
   Checkpoint,
   CheckpointsResponse,
   ErrorBody,
-  ErrorCode,
   FileResponse,
   GraphResponse,
   LlmStatusResponse,
@@ -13,21 +12,10 @@ import type {
   WriteFileResponse,
 } from '../../plugin/protocol'
 import { API_PREFIX, TOKEN_HEADER, type ApiConnection } from './connection'
+import { ApiError, errorCode } from './errors'
 
 export type { ApiConnection } from './connection'
-
-/** A contract error from the dev server, or a network failure (`ERR_NETWORK`). */
-export class ApiError extends Error {
-  constructor(
-    readonly code: ErrorCode | 'ERR_NETWORK' | 'ERR_ABORTED',
-    message: string,
-    readonly status: number,
-    readonly details: Partial<ErrorBody['error']> = {},
-  ) {
-    super(message)
-    this.name = 'ApiError'
-  }
-}
+export { ApiError } from './errors'
 
 export interface CallOptions {
   signal?: AbortSignal
@@ -58,10 +46,20 @@ export function createMetaBlogApi(connection: ApiConnection) {
     return payload as T
   }
 
-  const query = (params: Record<string, string>) => `?${new URLSearchParams(params)}`
+  const queryString = (params: Record<string, string>) => `?${new URLSearchParams(params)}`
+  const readFile = (path: string, options: CallOptions = {}) => call<FileResponse>(`/files${queryString({ path })}`, options)
 
   return {
-    readFile: (path: string, options: CallOptions = {}) => call<FileResponse>(`/files${query({ path })}`, options),
+    readFile,
+    /** The page's current hash, or null when there is no such page. */
+    async readHash(path: string, options: CallOptions = {}): Promise<string | null> {
+      try {
+        return (await readFile(path, options)).hash
+      } catch (error) {
+        if (errorCode(error) === 'ERR_NOT_FOUND') return null
+        throw error
+      }
+    },
     /** Creates a page (`expectedHash: null`) or updates the version whose hash you read. */
     writeFile: (path: string, content: string, expectedHash: string | null, options: CallOptions & { taskId?: string } = {}) =>
       call<WriteFileResponse>('/files', {
@@ -71,7 +69,7 @@ export function createMetaBlogApi(connection: ApiConnection) {
         headers: expectedHash === null ? { 'If-None-Match': '*' } : { 'If-Match': `"${expectedHash}"` },
       }),
     deleteFile: (path: string, expectedHash: string, options: CallOptions & { taskId?: string } = {}) =>
-      call<{ path: string }>(`/files${query(options.taskId ? { path, taskId: options.taskId } : { path })}`, {
+      call<{ path: string }>(`/files${queryString(options.taskId ? { path, taskId: options.taskId } : { path })}`, {
         method: 'DELETE',
         signal: options.signal,
         headers: { 'If-Match': `"${expectedHash}"` },
@@ -79,7 +77,7 @@ export function createMetaBlogApi(connection: ApiConnection) {
     listPages: (options: CallOptions = {}) => call<PagesResponse>('/pages', options),
     lock: (path: string, taskId: string, options: CallOptions = {}) =>
       call<LockResponse>('/locks', { method: 'POST', signal: options.signal, json: { path, taskId } }),
-    releaseLocks: (taskId: string) => call<ReleaseLocksResponse>(`/locks${query({ taskId })}`, { method: 'DELETE' }),
+    releaseLocks: (taskId: string) => call<ReleaseLocksResponse>(`/locks${queryString({ taskId })}`, { method: 'DELETE' }),
     listCheckpoints: (options: CallOptions = {}) => call<CheckpointsResponse>('/checkpoints', options),
     saveCheckpoint: (checkpoint: Omit<Checkpoint, 'updatedAt'>, options: CallOptions = {}) =>
       call<{ taskId: string; updatedAt: number }>(`/checkpoints/${encodeURIComponent(checkpoint.taskId)}`, {
@@ -89,7 +87,7 @@ export function createMetaBlogApi(connection: ApiConnection) {
       }),
     deleteCheckpoint: (taskId: string) => call<{ deleted: boolean }>(`/checkpoints/${encodeURIComponent(taskId)}`, { method: 'DELETE' }),
     graph: (options: CallOptions = {}) => call<GraphResponse>('/graph', options),
-    search: (q: string, options: CallOptions = {}) => call<SearchResponse>(`/search${query({ q })}`, options),
+    search: (query: string, options: CallOptions = {}) => call<SearchResponse>(`/search${queryString({ q: query })}`, options),
     llmStatus: (options: CallOptions = {}) => call<LlmStatusResponse>('/llm/status', options),
   }
 }

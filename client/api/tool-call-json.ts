@@ -1,12 +1,10 @@
+import { isRecord } from '../is-record'
+
 export type ParsedArguments =
   | { ok: true; value: Record<string, unknown>; repaired: boolean }
   | { ok: false; error: string }
 
 const CONTROL_ESCAPES: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t', '\b': '\\b', '\f': '\\f' }
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
 
 function tryParse(text: string): { value: unknown } | null {
   try {
@@ -25,24 +23,24 @@ function tidy(text: string): string {
   let inString = false
   let escaped = false
   for (let index = 0; index < text.length; index++) {
-    const char = text[index]!
+    const character = text[index]!
     if (inString) {
       if (escaped) escaped = false
-      else if (char === '\\') escaped = true
-      else if (char === '"') inString = false
-      else if (char < ' ') {
-        out += CONTROL_ESCAPES[char] ?? `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`
+      else if (character === '\\') escaped = true
+      else if (character === '"') inString = false
+      else if (character < ' ') {
+        out += CONTROL_ESCAPES[character] ?? `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`
         continue
       }
-      out += char
+      out += character
       continue
     }
-    if (char === '"') inString = true
-    if (char === ',') {
+    if (character === '"') inString = true
+    if (character === ',') {
       const next = text.slice(index + 1).trimStart()[0]
       if (next === '}' || next === ']') continue
     }
-    out += char
+    out += character
   }
   return out
 }
@@ -55,22 +53,22 @@ function topLevelValues(text: string): string[] | null {
   let inString = false
   let escaped = false
   for (let index = 0; index < text.length; index++) {
-    const char = text[index]!
+    const character = text[index]!
     if (inString) {
       if (escaped) escaped = false
-      else if (char === '\\') escaped = true
-      else if (char === '"') inString = false
+      else if (character === '\\') escaped = true
+      else if (character === '"') inString = false
       continue
     }
-    if (char === '"') inString = true
-    else if (char === '{' || char === '[') {
+    if (character === '"') inString = true
+    else if (character === '{' || character === '[') {
       if (depth === 0) start = index
       depth++
-    } else if (char === '}' || char === ']') {
+    } else if (character === '}' || character === ']') {
       depth--
       if (depth < 0) return null
       if (depth === 0) values.push(text.slice(start, index + 1))
-    } else if (depth === 0 && !/\s/.test(char)) return null
+    } else if (depth === 0 && !/\s/.test(character)) return null
   }
   return depth === 0 && !inString ? values : null
 }
@@ -84,20 +82,20 @@ export function parseToolArguments(text: string): ParsedArguments {
   const trimmed = text.trim()
   if (trimmed === '') return { ok: true, value: {}, repaired: false }
   const direct = tryParse(trimmed)
-  if (direct && isObject(direct.value)) return { ok: true, value: direct.value, repaired: false }
+  if (direct && isRecord(direct.value)) return { ok: true, value: direct.value, repaired: false }
   if (direct && typeof direct.value === 'string') {
     const inner = tryParse(direct.value)
-    if (inner && isObject(inner.value)) return { ok: true, value: inner.value, repaired: true }
+    if (inner && isRecord(inner.value)) return { ok: true, value: inner.value, repaired: true }
   }
   if (direct) return { ok: false, error: 'The tool arguments are JSON but not an object.' }
 
   const unfenced = /^```(?:json)?\s*([\s\S]*?)\s*```$/i.exec(trimmed)?.[1] ?? trimmed
   const tidied = tidy(unfenced)
   const repaired = tryParse(tidied)
-  if (repaired && isObject(repaired.value)) return { ok: true, value: repaired.value, repaired: true }
+  if (repaired && isRecord(repaired.value)) return { ok: true, value: repaired.value, repaired: true }
 
   const parts = topLevelValues(tidied)?.map((part) => tryParse(part)?.value)
-  if (parts && parts.length > 1 && parts.every(isObject)) {
+  if (parts && parts.length > 1 && parts.every(isRecord)) {
     const distinct = [...new Set(parts.filter((part) => Object.keys(part).length > 0).map((part) => JSON.stringify(part)))]
     if (distinct.length === 1) return { ok: true, value: JSON.parse(distinct[0]!) as Record<string, unknown>, repaired: true }
   }

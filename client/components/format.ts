@@ -21,21 +21,6 @@ export function formatCost(cost: CostTotals): string {
   return cost.cost > 0 ? `${tokens} · ≥${formatDollars(cost.cost)} (some cost unknown)` : `${tokens} · cost unknown`
 }
 
-export function sumCosts(first: CostTotals, second: CostTotals): CostTotals {
-  return {
-    promptTokens: first.promptTokens + second.promptTokens,
-    completionTokens: first.completionTokens + second.completionTokens,
-    totalTokens: first.totalTokens + second.totalTokens,
-    cost: first.cost + second.cost,
-    unknownCost: first.unknownCost || second.unknownCost,
-    calls: first.calls + second.calls,
-  }
-}
-
-export function emptyCost(): CostTotals {
-  return { promptTokens: 0, completionTokens: 0, totalTokens: 0, cost: 0, unknownCost: false, calls: 0 }
-}
-
 /** "just now", "5 min ago", "3 h ago", "2 days ago". */
 export function timeAgo(time: number, now = Date.now()): string {
   const minutes = Math.round((now - time) / 60_000)

@@ -2,23 +2,21 @@ import { shallowRef, type ShallowRef } from 'vue'
 import builtGraph from 'virtual:metablog/graph'
 import type { GraphResponse } from '../../plugin/protocol'
 import { eventBus } from '../event-bus'
+import { createLatestRefresh } from './latest-refresh'
 
 const graph: ShallowRef<GraphResponse> = shallowRef(builtGraph)
 let listening = false
 
-/** Asks the dev server for the current graph (dev only: the API needs the page token). */
-async function refresh(): Promise<void> {
+/** The current graph from the dev server (dev only: the API needs the page token); null elsewhere. */
+async function loadGraph(): Promise<GraphResponse | null> {
   // Production builds drop this branch, and with it every trace of the dev-server API.
-  if (!import.meta.env.DEV) return
+  if (!import.meta.env.DEV) return null
   const [{ connectionFromPage }, { createMetaBlogApi }] = await Promise.all([import('../api/connection'), import('../api/metablog-api')])
   const connection = connectionFromPage()
-  if (!connection) return
-  try {
-    graph.value = await createMetaBlogApi(connection).graph()
-  } catch {
-    // Keep the graph we have; the next change will try again.
-  }
+  return connection ? createMetaBlogApi(connection).graph() : null
 }
+
+const refresh = createLatestRefresh(loadGraph, (fresh) => (graph.value = fresh))
 
 /**
  * The wiki-link graph, shared by every view: the build's data, kept live in dev by the page's
@@ -27,7 +25,12 @@ async function refresh(): Promise<void> {
 export function useKnowledgeGraph(): ShallowRef<GraphResponse> {
   if (!listening) {
     listening = true
-    eventBus.on('graph:changed', () => void refresh())
+    const stop = eventBus.on('graph:changed', () => refresh.schedule())
+    // A hot update re-runs this module: the old listener must not stay behind.
+    import.meta.hot?.dispose(() => {
+      stop()
+      refresh.cancel()
+    })
   }
   return graph
 }

@@ -2,17 +2,27 @@ import type OpenAI from 'openai'
 import type { Checkpoint, LlmStatusResponse } from '../../plugin/protocol'
 import type { MetaBlogApi } from '../api/metablog-api'
 import { createEventBus, type EventBus, type MetaBlogEvents } from '../event-bus'
+import { Approvals, type ApprovalMode } from './approvals'
 import { createPlainChatState } from './chat-state'
 import { CostTracker } from './cost-tracker'
 import { classifyWithModel } from './classify'
+import { describeFailure } from './failure'
 import { IntentRouter, shouldAskUser, type RouteContext } from './intent-router'
 import { createLogger, type Logger } from './logger'
-import { previewResume, type ResumePreview } from './resume'
-import { StateMachine, type AgentState } from './state-machine'
+import { BUSY, HELP, messageId, pushNote } from './messages'
+import { ModelStatus } from './model-status'
+import { findCheckpoint, previewResume, resumableTask, ResumeRefusedError, type ResumePreview } from './resume'
+import { DEFAULT_WATCHDOG_MS, StateMachine, type AgentState } from './state-machine'
+import { runToOutcome, showFailure } from './task-outcome'
 import { TaskRun, type TaskHost } from './task-run'
-import type { ApprovalDecision, ChatMessage, ChatState, ConflictDecision, Proposal, Skill, TaskInputs } from './types'
+import type { ApprovalDecision, ChatState, ConflictDecision, Skill, TaskInputs, TaskRecord } from './types'
 
-export type ApprovalMode = 'ask' | 'auto-edit'
+export type { ApprovalMode } from './approvals'
+export { ResumeRefusedError } from './resume'
+export type { TaskRecord } from './types'
+
+/** Finished tasks remembered in `history`, newest last. */
+export const HISTORY_LIMIT = 100
 
 export interface AgentRuntimeOptions {
   api: MetaBlogApi
@@ -26,24 +36,6 @@ export interface AgentRuntimeOptions {
   watchdogMs?: number
 }
 
-export interface TaskRecord {
-  taskId: string
-  skill: string
-  title: string
-  outcome: 'COMPLETED' | 'ERROR' | 'CANCELLED'
-  finishedAt: number
-}
-
-export class ResumeRefusedError extends Error {
-  readonly code = 'ERR_RESUME_NEEDS_CONFIRMATION'
-  constructor(readonly preview: ResumePreview) {
-    super(`Resuming "${preview.title}" is risky: ${preview.reasons.join('; ')}. Confirm to resume anyway.`)
-  }
-}
-
-let messageCounter = 0
-const messageId = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${(messageCounter++).toString(36)}`
-
 /** The agent behind the orb: understands a request, runs the skill for it, and can stop or resume it. */
 export class AgentRuntime {
   readonly state: ChatState
@@ -51,28 +43,35 @@ export class AgentRuntime {
   readonly logger: Logger
   readonly costs = new CostTracker()
   readonly history: TaskRecord[] = []
-  approvalMode: ApprovalMode
+  readonly watchdogMs: number
   private readonly api: MetaBlogApi
   private readonly llm: OpenAI | null
   private readonly skills = new Map<string, Skill>()
   private readonly machine: StateMachine
   private readonly router: IntentRouter
-  private readonly decisions = new Map<string, (decision: ApprovalDecision | ConflictDecision) => void>()
+  private readonly approvals: Approvals
   private active: TaskRun | null = null
+  /** The request being understood, before its task starts: Stop aborts its classification. */
+  private understanding: AbortController | null = null
   private initializing: Promise<void> | null = null
-  private status: LlmStatusResponse | null = null
+  private readonly status: ModelStatus
 
   constructor(options: AgentRuntimeOptions) {
     this.api = options.api
     this.llm = options.llm ?? null
+    this.status = new ModelStatus(this.api)
     this.state = options.state ?? createPlainChatState()
     this.bus = options.bus ?? createEventBus<MetaBlogEvents>()
     this.logger = options.logger ?? createLogger()
-    this.approvalMode = options.approvalMode ?? 'ask'
     for (const skill of options.skills ?? []) this.registerSkill(skill)
+    this.watchdogMs = options.watchdogMs ?? DEFAULT_WATCHDOG_MS
     this.machine = new StateMachine({
-      watchdogMs: options.watchdogMs,
-      onStuck: () => this.active?.controller.abort(new DOMException('The task stopped making progress.', 'TimeoutError')),
+      watchdogMs: this.watchdogMs,
+      onStuck: () => {
+        const reason = new DOMException('The task stopped making progress.', 'TimeoutError')
+        this.understanding?.abort(reason)
+        this.active?.controller.abort(reason)
+      },
     })
     this.machine.subscribe((change) => {
       const taskId = this.active?.taskId ?? null
@@ -80,8 +79,9 @@ export class AgentRuntime {
       this.bus.emit('agent:stateChanged', { taskId, state: change.to, reason: change.reason })
       this.logger.log('agent.state.changed', { taskId, from: change.from, to: change.to, reason: change.reason })
     })
+    this.approvals = new Approvals(this.state, this.machine, options.approvalMode ?? 'ask')
     this.router = new IntentRouter({
-      classify: (text, context) => (this.llm && this.status?.configured ? classifyWithModel(this.llm, text, context) : undefined),
+      classify: (text, context) => (this.llm && this.status.ready ? classifyWithModel(this.llm, text, context, this.understanding?.signal) : undefined),
     })
     this.costs.subscribe(({ session }) => this.state.setSessionCost(session))
   }
@@ -91,7 +91,15 @@ export class AgentRuntime {
   }
 
   get modelStatus(): LlmStatusResponse | null {
-    return this.status
+    return this.status.current
+  }
+
+  get approvalMode(): ApprovalMode {
+    return this.approvals.mode
+  }
+
+  set approvalMode(mode: ApprovalMode) {
+    this.approvals.mode = mode
   }
 
   registerSkill(skill: Skill): void {
@@ -102,9 +110,10 @@ export class AgentRuntime {
   initialize(): Promise<void> {
     this.initializing ??= (async () => {
       try {
-        this.status = await this.api.llmStatus()
-        this.costs.setPrices(this.status.prices ?? {})
+        this.costs.setPrices((await this.status.load()).prices ?? {})
       } catch (error) {
+        // Not remembered: the next request asks again (the dev server may have been restarting).
+        this.initializing = null
         this.logger.log('agent.error', { where: 'llm-status', message: (error as Error).message }, 'warn')
       }
       await this.refreshResumable()
@@ -116,16 +125,7 @@ export class AgentRuntime {
     try {
       const { checkpoints } = await this.api.listCheckpoints()
       const resumable = checkpoints.filter((checkpoint) => checkpoint.taskId !== this.active?.taskId)
-      this.state.setResumable(
-        resumable.map((checkpoint) => ({
-          taskId: checkpoint.taskId,
-          skill: checkpoint.skill,
-          title: checkpoint.title,
-          finishedSteps: checkpoint.steps.length,
-          totalSteps: checkpoint.totalSteps,
-          updatedAt: checkpoint.updatedAt,
-        })),
-      )
+      this.state.setResumable(resumable.map(resumableTask))
       return resumable
     } catch (error) {
       this.logger.log('agent.error', { where: 'checkpoints', message: (error as Error).message }, 'warn')
@@ -135,24 +135,33 @@ export class AgentRuntime {
 
   /** Understands the author's request and runs the matching skill to its end. */
   async processInput(text: string, context: RouteContext = {}): Promise<TaskRecord | null> {
-    await this.initialize()
     this.state.pushMessage({ id: messageId('user'), kind: 'user', text, selection: context.selectedText, file: context.currentFile })
     this.logger.log('agent.input.received', { text, currentFile: context.currentFile, selectedText: context.selectedText })
-    if (this.active) {
-      this.note('A task is still running. Stop it first, or wait for it to finish.')
+    // Checked before the first await, so two quick sends cannot both start a task.
+    if (this.active || this.understanding) {
+      pushNote(this.state, BUSY)
       return null
     }
-    this.machine.transition('UNDERSTANDING')
-    const parse = await this.router.route(text, context)
+    const understanding = (this.understanding = new AbortController())
+    let parse
+    try {
+      this.machine.transition('UNDERSTANDING')
+      await this.initialize()
+      parse = await this.router.route(text, context)
+    } finally {
+      this.understanding = null
+    }
+    // Stopped, or stuck, while the request was being understood: a late answer starts nothing.
+    if (understanding.signal.aborted || this.machine.state !== 'UNDERSTANDING') {
+      if (this.machine.state === 'ERROR') showFailure(this, describeFailure(understanding.signal.reason, this.watchdogMs), text)
+      return null
+    }
     this.logger.log('agent.intent.parsed', { intent: parse.intent, confidence: parse.confidence, source: parse.source })
     const skill = [...this.skills.values()].find((candidate) => candidate.intents.includes(parse.intent))
-    if (parse.intent === 'help' || !skill || shouldAskUser(parse)) {
-      this.note(parse.intent === 'help' ? HELP : `I'm not sure what you'd like me to do. ${HELP}`)
-      this.machine.transition('IDLE')
-      return null
-    }
-    if (skill.needsModel && !this.status?.configured) {
-      this.state.pushMessage({ id: messageId('setup'), kind: 'setup', text: this.status?.instructions ?? NO_MODEL })
+    const unclear = parse.intent === 'help' || !skill || shouldAskUser(parse)
+    if (unclear || (skill.needsModel && !this.status.ready)) {
+      if (!unclear) this.showSetup()
+      else pushNote(this.state, parse.intent === 'help' ? HELP : `I'm not sure what you'd like me to do. ${HELP}`)
       this.machine.transition('IDLE')
       return null
     }
@@ -160,30 +169,37 @@ export class AgentRuntime {
     return this.runTask(skill, inputs)
   }
 
-  /** Stops the running task at once: CANCELLED, locks released, checkpoint kept for a resume. */
+  /** Stops the request being understood, or the running task at once: CANCELLED, locks released, checkpoint kept for a resume. */
   abort(taskId?: string): boolean {
     const run = this.active
-    if (!run || (taskId && run.taskId !== taskId)) return false
-    run.controller.abort(new DOMException('Stopped by the author.', 'AbortError'))
+    // Before its task starts, a request stops through its classification's controller.
+    const controller = run ? run.controller : taskId ? null : this.understanding
+    if (!controller || (run && taskId && run.taskId !== taskId)) return false
+    controller.abort(new DOMException('Stopped by the author.', 'AbortError'))
     if (this.machine.can('CANCELLED')) this.machine.transition('CANCELLED', 'stopped')
     this.state.setProgress(null)
-    void this.api.releaseLocks(run.taskId).catch(() => undefined)
-    this.logger.log('agent.task.cancelled', { taskId: run.taskId })
+    if (run) void this.api.releaseLocks(run.taskId).catch(() => undefined)
+    this.logger.log('agent.task.cancelled', { taskId: run?.taskId ?? null })
     return true
   }
 
   async previewResume(taskId: string): Promise<ResumePreview> {
-    return previewResume(this.api, await this.findCheckpoint(taskId), this.skills)
+    return previewResume(this.api, await findCheckpoint(this.api, this.skills, taskId), this.skills)
   }
 
   /** Resumes an interrupted task at its first unfinished step; a risky resume needs `confirmed`. */
   async resumeTask(taskId: string, options: { confirmed?: boolean } = {}): Promise<TaskRecord | null> {
     await this.initialize()
-    if (this.active) throw new Error('A task is still running. Stop it first.')
-    const checkpoint = await this.findCheckpoint(taskId)
+    const checkpoint = await findCheckpoint(this.api, this.skills, taskId)
     const preview = await previewResume(this.api, checkpoint, this.skills)
     if (preview.risk === 'high' && !options.confirmed) throw new ResumeRefusedError(preview)
+    if (this.active || this.understanding) throw new Error(BUSY)
     const skill = this.skills.get(checkpoint.skill)!
+    if (skill.needsModel && !this.status.ready) {
+      this.showSetup()
+      await this.refreshResumable()
+      return null
+    }
     return this.runTask(skill, checkpoint.inputs as unknown as TaskInputs, checkpoint)
   }
 
@@ -194,125 +210,45 @@ export class AgentRuntime {
   }
 
   /** The author's answer to an approval or conflict card. */
-  decide(messageId: string, decision: ApprovalDecision | ConflictDecision): void {
-    this.decisions.get(messageId)?.(decision)
-  }
-
-  private async findCheckpoint(taskId: string): Promise<Checkpoint> {
-    const { checkpoints } = await this.api.listCheckpoints()
-    const checkpoint = checkpoints.find((candidate) => candidate.taskId === taskId)
-    if (!checkpoint || !this.skills.has(checkpoint.skill)) throw new Error(`There is no resumable task ${taskId}.`)
-    return checkpoint
+  decide(cardId: string, decision: ApprovalDecision | ConflictDecision): void {
+    this.approvals.decide(cardId, decision)
   }
 
   private async runTask(skill: Skill, inputs: TaskInputs, checkpoint?: Checkpoint): Promise<TaskRecord> {
     const run = new TaskRun(this.host(), skill, inputs, checkpoint)
     this.active = run
-    if (this.machine.state === 'UNDERSTANDING') this.machine.transition('PLANNING')
-    this.machine.transition('EXECUTING', checkpoint ? 'resume' : undefined)
-    this.bus.emit('agent:taskStarted', { taskId: run.taskId, skill: skill.name, title: run.title })
-    this.logger.log('agent.skill.started', { taskId: run.taskId, skill: skill.name, resumed: Boolean(checkpoint) })
+    const { api, machine, bus, logger, costs, state, watchdogMs } = this
     let outcome: TaskRecord['outcome']
     try {
-      await run.run()
-      this.machine.transition('COMPLETED')
-      outcome = 'COMPLETED'
-      await this.api.deleteCheckpoint(run.taskId).catch(() => undefined)
-      this.bus.emit('agent:taskCompleted', { taskId: run.taskId, skill: skill.name, path: run.path })
-      this.logger.log('agent.task.completed', { taskId: run.taskId, skill: skill.name, ...this.costs.task(run.taskId) })
-    } catch (error) {
-      outcome = run.signal.aborted && this.machine.state === 'CANCELLED' ? 'CANCELLED' : 'ERROR'
-      if (outcome === 'ERROR') this.fail(run, error)
-      else this.note('Stopped. The task is saved: you can resume it later.', run.taskId)
+      outcome = await runToOutcome({ api, machine, bus, logger, costs, state, watchdogMs }, run, Boolean(checkpoint))
     } finally {
       this.active = null
       this.state.setProgress(null)
+      // Again at the end: a lock renewal in flight when the task was stopped may have landed after abort() released.
       await this.api.releaseLocks(run.taskId).catch(() => undefined)
     }
     const record: TaskRecord = { taskId: run.taskId, skill: skill.name, title: run.title, outcome, finishedAt: Date.now() }
-    this.history.push(record)
+    this.history.splice(0, this.history.push(record) - HISTORY_LIMIT)
     await this.refreshResumable()
     return record
   }
 
-  private fail(run: TaskRun, error: unknown): void {
-    const reason = run.signal.aborted ? run.signal.reason : error
-    const code = (reason as { code?: string })?.code ?? ((reason as Error)?.name === 'TimeoutError' ? 'ERR_WATCHDOG' : 'ERR_TASK')
-    const message = (reason as Error)?.message ?? String(reason)
-    if (this.machine.can('ERROR')) this.machine.transition('ERROR', code)
-    void run.saveCheckpoint()
-    const resumable = run.finishedCount > 0 ? ' The finished steps are saved: resume to continue from there.' : ''
-    this.state.pushMessage({ id: messageId('error'), kind: 'error', taskId: run.taskId, code, message: `${message}${resumable}`, retryText: run.inputs.text })
-    this.bus.emit('agent:taskFailed', { taskId: run.taskId, skill: run.skill.name, error: { code, message } })
-    this.logger.log('agent.error', { taskId: run.taskId, code, message })
-  }
-
-  private note(text: string, taskId?: string): void {
-    this.state.pushMessage({ id: messageId('note'), kind: 'assistant', taskId, text, streaming: false })
+  private showSetup(): void {
+    this.state.pushMessage({ id: messageId('setup'), kind: 'setup', text: this.status.setupText })
   }
 
   private host(): TaskHost {
     return {
       api: this.api,
-      llm: this.status?.configured ? this.llm : null,
-      model: this.status?.model ?? null,
+      llm: this.status.ready ? this.llm : null,
+      model: this.status.current?.model ?? null,
       costs: this.costs,
       logger: this.logger,
       state: this.state,
       bus: this.bus,
       touch: () => this.machine.touch(),
-      approve: (taskId, proposal, signal) => this.waitFor<ApprovalDecision>(taskId, signal, proposal),
-      resolveConflict: (taskId, path, summary, signal) => this.waitFor<ConflictDecision>(taskId, signal, undefined, { path, summary }),
+      approve: (taskId, proposal, signal) => this.approvals.approve(taskId, proposal, signal),
+      resolveConflict: (taskId, path, summary, signal) => this.approvals.resolveConflict(taskId, path, summary, signal),
     }
-  }
-
-  /** Shows an approval or conflict card and waits for the author (auto-edit accepts edits at once). */
-  private waitFor<T extends ApprovalDecision | ConflictDecision>(
-    taskId: string,
-    signal: AbortSignal,
-    proposal?: Proposal,
-    conflict?: { path: string; summary: string },
-  ): Promise<T> {
-    const id = messageId(proposal ? 'approval' : 'conflict')
-    if (proposal && this.approvalMode === 'auto-edit' && proposal.kind !== 'delete') {
-      this.state.pushMessage({ id, kind: 'approval', taskId, proposal, status: 'accepted' })
-      return Promise.resolve({ action: 'accept' } as T)
-    }
-    const card: ChatMessage = proposal
-      ? { id, kind: 'approval', taskId, proposal, status: 'pending' }
-      : { id, kind: 'conflict', taskId, path: conflict!.path, summary: conflict!.summary, status: 'pending' }
-    this.state.pushMessage(card)
-    this.machine.transition('WAITING_INPUT')
-    return new Promise<T>((resolve, reject) => {
-      const settle = (decision: ApprovalDecision | ConflictDecision) => {
-        this.decisions.delete(id)
-        signal.removeEventListener('abort', onAbort)
-        if (typeof decision === 'string') this.state.updateMessage(id, { status: decision })
-        else this.state.updateMessage(id, { status: decision.action === 'accept' ? 'accepted' : 'rejected' })
-        if (this.machine.state === 'WAITING_INPUT') this.machine.transition('EXECUTING')
-        resolve(decision as T)
-      }
-      const onAbort = () => {
-        this.decisions.delete(id)
-        reject(signal.reason)
-      }
-      signal.addEventListener('abort', onAbort, { once: true })
-      this.decisions.set(id, settle)
-    })
   }
 }
-
-const HELP = [
-  'Try one of these:',
-  '- **/write** a topic — draft a new post (or "write a post about …", "写一篇关于…的文章")',
-  '- **/edit** an instruction — rewrite the text you selected on the page',
-  '- **/summarize** — summarize this page (or a named one)',
-  '- **/research** a question — answer from your own posts, with links',
-  '- **/graph** — backlinks, unresolved links and link suggestions for this page',
-  '- **/explain** — explain the selected code or this page\'s code blocks',
-  '- **/ask** a question — answer it from your blog',
-  '- **/delete** a page — delete a post (after you confirm)',
-].join('\n')
-
-const NO_MODEL =
-  'No model is configured. Set OPENAI_API_KEY (and OPENAI_BASE_URL and METABLOG_MODEL for other providers) in a .env file beside your site, then restart `vitepress dev`.'

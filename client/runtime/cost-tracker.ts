@@ -1,5 +1,6 @@
 // Tokens and dollars per task and for the whole page session, priced from the gateway's table.
 import type { ModelPrice } from '../../plugin/protocol'
+import { priceFor } from '../api/cost'
 import { createListenerSet } from './listener-set'
 
 export interface TokenUsage {
@@ -35,12 +36,26 @@ export interface CostChange {
 }
 
 export interface CostTrackerOptions {
-  /** Keyed by model name; lookups ignore case, a `provider/` prefix and a `-YYYY-MM-DD` suffix. */
+  /** Keyed by model name; lookups ignore case, a `provider/` prefix and a snapshot suffix (see `priceFor`). */
   prices?: Record<string, ModelPrice>
 }
 
-function emptyTotals(): CostTotals {
+/** Per-task totals kept for the most recent tasks only; the session total keeps everything. */
+export const KEPT_TASKS = 50
+
+export function emptyCost(): CostTotals {
   return { promptTokens: 0, completionTokens: 0, totalTokens: 0, cost: 0, unknownCost: false, calls: 0 }
+}
+
+export function addCosts(first: CostTotals, second: CostTotals): CostTotals {
+  return {
+    promptTokens: first.promptTokens + second.promptTokens,
+    completionTokens: first.completionTokens + second.completionTokens,
+    totalTokens: first.totalTokens + second.totalTokens,
+    cost: first.cost + second.cost,
+    unknownCost: first.unknownCost || second.unknownCost,
+    calls: first.calls + second.calls,
+  }
 }
 
 // Usage comes from upstream responses, which may omit or mangle the counts.
@@ -48,19 +63,15 @@ function count(value: unknown): number {
   return typeof value === 'number' && Number.isFinite(value) && value > 0 ? Math.round(value) : 0
 }
 
-function add(totals: CostTotals, record: UsageRecord): void {
-  totals.promptTokens += record.promptTokens
-  totals.completionTokens += record.completionTokens
-  totals.totalTokens += record.promptTokens + record.completionTokens
-  totals.calls += 1
-  if (record.cost === null) totals.unknownCost = true
-  else totals.cost += record.cost
+function totalsOf(record: UsageRecord): CostTotals {
+  const { promptTokens, completionTokens, cost } = record
+  return { promptTokens, completionTokens, totalTokens: promptTokens + completionTokens, cost: cost ?? 0, unknownCost: cost === null, calls: 1 }
 }
 
 export class CostTracker {
-  private prices = new Map<string, ModelPrice>()
+  private prices: Record<string, ModelPrice> = {}
   private readonly tasks = new Map<string, CostTotals>()
-  private readonly sessionTotals = emptyTotals()
+  private sessionTotals = emptyCost()
   private readonly listeners = createListenerSet<CostChange>('cost changes')
 
   constructor(options: CostTrackerOptions = {}) {
@@ -69,14 +80,11 @@ export class CostTracker {
 
   /** Replaces the price table; costs already recorded keep the price they had. */
   setPrices(prices: Record<string, ModelPrice>): void {
-    this.prices = new Map(Object.entries(prices).map(([model, price]) => [model.toLowerCase(), price]))
+    this.prices = Object.fromEntries(Object.entries(prices).map(([model, price]) => [model.toLowerCase(), price]))
   }
 
-  priceOf(model: string): ModelPrice | undefined {
-    const name = model.toLowerCase()
-    const bare = name.slice(name.lastIndexOf('/') + 1)
-    const undated = bare.replace(/-\d{4}-\d{2}-\d{2}$/u, '')
-    return this.prices.get(name) ?? this.prices.get(bare) ?? this.prices.get(undated)
+  priceOf(model: string): ModelPrice | null {
+    return priceFor(model, this.prices)
   }
 
   /** Adds one model call to its task and to the session, and returns it with its cost worked out. */
@@ -85,13 +93,12 @@ export class CostTracker {
     const completionTokens = count(usage.completionTokens)
     const record: UsageRecord = { taskId, model, promptTokens, completionTokens, cost: this.costOf(model, usage) }
 
-    let task = this.tasks.get(taskId)
-    if (task === undefined) {
-      task = emptyTotals()
-      this.tasks.set(taskId, task)
-    }
-    add(task, record)
-    add(this.sessionTotals, record)
+    const task = addCosts(this.tasks.get(taskId) ?? emptyCost(), totalsOf(record))
+    // Re-inserting moves the task to the end, so the oldest task is the first key.
+    this.tasks.delete(taskId)
+    this.tasks.set(taskId, task)
+    while (this.tasks.size > KEPT_TASKS) this.forget(this.tasks.keys().next().value!)
+    this.sessionTotals = addCosts(this.sessionTotals, totalsOf(record))
     this.listeners.emit({ record, task: { ...task }, session: { ...this.sessionTotals } })
     return record
   }
@@ -99,15 +106,11 @@ export class CostTracker {
   /** Totals for one task; an unknown task has spent nothing. */
   task(taskId: string): CostTotals {
     const totals = this.tasks.get(taskId)
-    return totals ? { ...totals } : emptyTotals()
+    return totals ? { ...totals } : emptyCost()
   }
 
   session(): CostTotals {
     return { ...this.sessionTotals }
-  }
-
-  taskIds(): string[] {
-    return [...this.tasks.keys()]
   }
 
   /** Drops a finished task's totals; the session keeps what it spent. */
@@ -123,7 +126,7 @@ export class CostTracker {
     if (usage.cost === null) return null
     if (usage.cost !== undefined) return Number.isFinite(usage.cost) && usage.cost >= 0 ? usage.cost : null
     const price = this.priceOf(model)
-    if (price === undefined) return null
+    if (price === null) return null
     return (count(usage.promptTokens) * price.input + count(usage.completionTokens) * price.output) / 1_000_000
   }
 }

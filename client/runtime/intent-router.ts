@@ -1,4 +1,5 @@
 // Turns what the author typed into an intent: slash commands, then keyword patterns, then the model.
+import { isRecord } from '../is-record'
 import { matchCommand } from './intent-commands'
 import { normalizeInput } from './intent-params'
 import { matchPattern } from './intent-patterns'
@@ -100,10 +101,6 @@ export class IntentRouter {
 function cacheKey(normalized: string, context: RouteContext): string {
   const selection = context.selectedText ? 'selection' : 'no-selection'
   return JSON.stringify([normalized.toLowerCase(), selection, context.currentFile ?? ''])
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
 function parseJson(text: string): unknown {

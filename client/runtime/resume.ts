@@ -1,6 +1,6 @@
 import type { Checkpoint } from '../../plugin/protocol'
 import type { MetaBlogApi } from '../api/metablog-api'
-import type { Skill, TaskInputs } from './types'
+import type { ResumableTask, Skill, TaskInputs } from './types'
 
 export interface ResumePreview {
   taskId: string
@@ -10,15 +10,26 @@ export interface ResumePreview {
   pendingSteps: string[]
   risk: 'low' | 'high'
   reasons: string[]
+  /** The pages whose hashes were checked: a change to one of them can change the risk. */
+  paths: string[]
 }
 
-async function currentHash(api: MetaBlogApi, path: string): Promise<string | null> {
-  try {
-    return (await api.readFile(path)).hash
-  } catch (error) {
-    if ((error as { code?: string }).code === 'ERR_NOT_FOUND') return null
-    throw error
+export class ResumeRefusedError extends Error {
+  constructor(readonly preview: ResumePreview) {
+    super(`Resuming "${preview.title}" is risky: ${preview.reasons.join('; ')}. Confirm to resume anyway.`)
   }
+}
+
+export async function findCheckpoint(api: MetaBlogApi, skills: ReadonlyMap<string, Skill>, taskId: string): Promise<Checkpoint> {
+  const { checkpoints } = await api.listCheckpoints()
+  const checkpoint = checkpoints.find((candidate) => candidate.taskId === taskId)
+  if (!checkpoint || !skills.has(checkpoint.skill)) throw new Error(`There is no resumable task ${taskId}.`)
+  return checkpoint
+}
+
+/** A checkpoint as the resume banner lists it. */
+export function resumableTask({ taskId, skill, title, steps, totalSteps, updatedAt }: Checkpoint): ResumableTask {
+  return { taskId, skill, title, finishedSteps: steps.length, totalSteps, updatedAt }
 }
 
 /**
@@ -32,7 +43,7 @@ export async function previewResume(api: MetaBlogApi, checkpoint: Checkpoint, sk
   const done = new Set(checkpoint.steps.map((step) => step.id))
   const reasons: string[] = []
   for (const [path, expected] of Object.entries(checkpoint.expectedHashes)) {
-    const hash = await currentHash(api, path)
+    const hash = await api.readHash(path)
     if (hash === null) reasons.push(`${path} was deleted since the task stopped`)
     else if (hash !== expected && hash !== checkpoint.pendingHashes?.[path]) reasons.push(`${path} changed since the task stopped`)
   }
@@ -50,5 +61,6 @@ export async function previewResume(api: MetaBlogApi, checkpoint: Checkpoint, sk
     pendingSteps: pending.map((step) => step.title),
     risk: reasons.length > 0 ? 'high' : 'low',
     reasons,
+    paths: Object.keys(checkpoint.expectedHashes),
   }
 }

@@ -37,7 +37,9 @@ export const FINAL_STATES: readonly AgentState[] = ['COMPLETED', 'ERROR', 'CANCE
  * - UNDERSTANDING → EXECUTING: single-step skills need no plan.
  * - WAITING_INPUT → UNDERSTANDING: the author's answer to a clarifying question is parsed again.
  * - WAITING_INPUT → COMPLETED: the author accepted the last diff and nothing is left to do.
- * - EXECUTING → PAUSED: the author stopped the task; it can resume or be cancelled.
+ * - EXECUTING → PAUSED → EXECUTING: a pause that keeps the task in this page. The contract lists
+ *   PAUSED, but the runtime does not enter it today: Stop cancels (CANCELLED) and the checkpoint
+ *   is what a later resume starts from.
  */
 export const TRANSITIONS: Record<AgentState, readonly AgentState[]> = {
   IDLE: ['UNDERSTANDING', 'EXECUTING'],

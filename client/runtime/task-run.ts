@@ -1,34 +1,15 @@
-import type OpenAI from 'openai'
 import type { Checkpoint, CheckpointStep } from '../../plugin/protocol'
+import { errorCode, type ClientError } from '../api/errors'
 import type { MetaBlogApi } from '../api/metablog-api'
-import type { EventBus, MetaBlogEvents } from '../event-bus'
-import type { CostTracker } from './cost-tracker'
-import type { Logger } from './logger'
+import { CheckpointSaver, type CheckpointData } from './checkpoint-saver'
 import { hashText } from './hash'
 import { createModelPort } from './model-port'
-import type { ApprovalDecision, ChatState, ConflictDecision, Proposal, Skill, SkillContext, TaskInputs } from './types'
+import { createTaskId, type TaskHost } from './task-host'
+import type { Skill, SkillContext, TaskInputs } from './types'
+
+export type { TaskHost } from './task-host'
 
 const CHECKPOINT_INTERVAL_MS = 1000
-
-/** What a running task needs from the runtime around it. */
-export interface TaskHost {
-  api: MetaBlogApi
-  llm: OpenAI | null
-  model: string | null
-  costs: CostTracker
-  logger: Logger
-  state: ChatState
-  bus: EventBus<MetaBlogEvents>
-  touch(): void
-  approve(taskId: string, proposal: Proposal, signal: AbortSignal): Promise<ApprovalDecision>
-  resolveConflict(taskId: string, path: string, summary: string, signal: AbortSignal): Promise<ConflictDecision>
-}
-
-let counter = 0
-export function createTaskId(now = Date.now()): string {
-  counter = (counter + 1) % 1296
-  return `task-${now.toString(36)}-${counter.toString(36)}${Math.random().toString(36).slice(2, 6)}`
-}
 
 /**
  * One run of a skill: its steps from the first unfinished one, a checkpoint after each finished
@@ -41,11 +22,11 @@ export class TaskRun {
   private readonly finished: CheckpointStep[]
   private partial: Checkpoint['partial']
   private readonly expectedHashes: Record<string, string>
-  private readonly pendingHashes: Record<string, string> = {}
+  private readonly pendingHashes: Record<string, string>
   private readonly createdPaths: string[]
+  private readonly saver: CheckpointSaver
   private replyId: string | null = null
-  private lastSave = 0
-  private saving: Promise<void> = Promise.resolve()
+  private saveFailureNoted = false
   private stepIndex = 0
 
   constructor(
@@ -59,23 +40,25 @@ export class TaskRun {
     this.finished = [...(checkpoint?.steps ?? [])]
     this.partial = checkpoint?.partial
     this.expectedHashes = { ...checkpoint?.expectedHashes }
+    this.pendingHashes = { ...checkpoint?.pendingHashes }
     this.createdPaths = [...(checkpoint?.createdPaths ?? [])]
+    this.saver = new CheckpointSaver(() => this.checkpoint(), (data) => host.api.saveCheckpoint(data), (error) => this.reportSaveFailure(error))
   }
 
   get signal(): AbortSignal {
     return this.controller.signal
   }
 
-  /** The page the task is about: the one it created, else the one it was asked to work on. */
+  /** The page the task is about: the one it created last, else the one it was asked to work on. */
   get path(): string | undefined {
-    return this.createdPaths[0] ?? this.inputs.params.path ?? this.inputs.currentFile
+    return this.createdPaths.at(-1) ?? this.inputs.params.path ?? this.inputs.currentFile
   }
 
   get finishedCount(): number {
     return this.finished.length
   }
 
-  checkpoint(): Omit<Checkpoint, 'updatedAt'> {
+  checkpoint(): CheckpointData {
     return {
       taskId: this.taskId,
       skill: this.skill.name,
@@ -90,20 +73,42 @@ export class TaskRun {
     }
   }
 
-  /** Saves the checkpoint; saves are queued so an older one never lands after a newer one. */
   saveCheckpoint(): Promise<void> {
-    this.lastSave = Date.now()
-    const snapshot = structuredClone(this.checkpoint())
-    this.saving = this.saving
-      .then(() => this.host.api.saveCheckpoint(snapshot))
-      .then(
-        () => undefined,
-        (error: Error) => this.host.logger.log('agent.error', { taskId: this.taskId, where: 'checkpoint', message: error.message }, 'warn'),
-      )
-    return this.saving
+    return this.saver.save()
+  }
+
+  /** Drops the checkpoint, after any save still under way (which would otherwise bring it back). */
+  async discardCheckpoint(): Promise<void> {
+    await this.saver.settled()
+    await this.host.api.deleteCheckpoint(this.taskId).catch(() => undefined)
+  }
+
+  private reportSaveFailure(error: Error): void {
+    this.host.logger.log('agent.error', { taskId: this.taskId, where: 'checkpoint', message: error.message }, 'warn')
+    if (this.saveFailureNoted) return
+    this.saveFailureNoted = true
+    this.host.state.pushMessage({
+      id: `${this.taskId}-checkpoint-failed`,
+      kind: 'assistant',
+      taskId: this.taskId,
+      text: `I could not save this task's progress (${error.message}). It keeps running, but if it is interrupted it may not resume from here.`,
+      streaming: false,
+    })
+  }
+
+  /**
+   * A write sent just before an interruption may have landed: if the page now holds exactly what
+   * the task was writing, that is the task's own version, not an edit by the author.
+   */
+  private async adoptLandedWrites(): Promise<void> {
+    for (const [path, pending] of Object.entries(this.pendingHashes)) {
+      if ((await this.host.api.readHash(path, { signal: this.signal })) === pending) this.expectedHashes[path] = pending
+      delete this.pendingHashes[path]
+    }
   }
 
   async run(): Promise<void> {
+    await this.adoptLandedWrites()
     const steps = this.skill.steps
     for (this.stepIndex = 0; this.stepIndex < steps.length; this.stepIndex++) {
       const step = steps[this.stepIndex]!
@@ -126,25 +131,49 @@ export class TaskRun {
     this.host.bus.emit('agent:progress', progress)
   }
 
-  /** The API as a step sees it: every page it writes or deletes is logged and announced on the bus. */
+  /**
+   * The API as a step sees it: every page it writes or deletes is logged. The page's `file:written`
+   * event comes from the dev server (server-events.ts), which also sees the author's own edits.
+   */
   private trackedApi(): MetaBlogApi {
-    const { api, logger, bus } = this.host
+    const { api, logger } = this.host
     const taskId = this.taskId
     return {
       ...api,
       async writeFile(path, content, expectedHash, options) {
         const written = await api.writeFile(path, content, expectedHash, options)
         logger.log('agent.file.saved', { taskId, path, hash: written.hash, created: expectedHash === null })
-        bus.emit('file:written', { path, hash: written.hash, kind: expectedHash === null ? 'created' : 'updated' })
         return written
       },
       async deleteFile(path, expectedHash, options) {
         const deleted = await api.deleteFile(path, expectedHash, options)
         logger.log('agent.file.saved', { taskId, path, hash: null, deleted: true })
-        bus.emit('file:written', { path, hash: null, kind: 'deleted' })
         return deleted
       },
     }
+  }
+
+  /** Writes with the hash the task expects; a stale answer for a page that already holds this exact content is a write that landed. */
+  private async writePage(api: MetaBlogApi, path: string, content: string, expectedHash: string | null): Promise<string> {
+    const wanted = await hashText(content)
+    this.pendingHashes[path] = wanted
+    await this.saveCheckpoint()
+    let hash: string
+    try {
+      hash = (await api.writeFile(path, content, expectedHash, { signal: this.signal, taskId: this.taskId })).hash
+    } catch (error) {
+      if (errorCode(error) !== 'ERR_STALE') throw error
+      const current = (error as ClientError).details?.currentHash ?? (await api.readHash(path, { signal: this.signal }))
+      if (current !== wanted) {
+        // Refused, so it never landed: nothing is pending.
+        delete this.pendingHashes[path]
+        throw error
+      }
+      hash = wanted
+    }
+    this.expectedHashes[path] = hash
+    delete this.pendingHashes[path]
+    return hash
   }
 
   private context(stepId: string, resumedText: string): SkillContext {
@@ -172,7 +201,7 @@ export class TaskRun {
       streamed(text) {
         host.touch()
         run.partial = { stepId, text }
-        if (Date.now() - run.lastSave >= CHECKPOINT_INTERVAL_MS) void run.saveCheckpoint()
+        if (Date.now() - run.saver.lastSave >= CHECKPOINT_INTERVAL_MS) void run.saveCheckpoint()
       },
       saveCheckpoint: () => this.saveCheckpoint(),
       say: (markdown) => this.say(markdown),
@@ -189,18 +218,13 @@ export class TaskRun {
           done: () => host.state.updateMessage(id, { streaming: false, cost: host.costs.task(this.taskId) }),
         }
       },
-      writePage: async (path, content, expectedHash) => {
-        this.pendingHashes[path] = await hashText(content)
-        await this.saveCheckpoint()
-        const { hash } = await api.writeFile(path, content, expectedHash, { signal: this.signal, taskId: this.taskId })
-        this.expectedHashes[path] = hash
-        delete this.pendingHashes[path]
-        return hash
-      },
+      writePage: (path, content, expectedHash) => this.writePage(api, path, content, expectedHash),
       expectHash: (path, hash) => {
         if (hash === null) delete this.expectedHashes[path]
         else this.expectedHashes[path] = hash
       },
+      expectedHash: (path) => (Object.hasOwn(this.expectedHashes, path) ? this.expectedHashes[path]! : null),
+      createdPaths: this.createdPaths,
       markCreated: (path) => {
         if (!this.createdPaths.includes(path)) this.createdPaths.push(path)
       },

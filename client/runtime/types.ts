@@ -20,6 +20,8 @@ export interface Proposal {
   summary: string
   before: string
   after: string
+  /** Something the author should know before deciding (e.g. raw HTML in the model's text was made inert). */
+  warning?: string
 }
 
 export type ApprovalDecision = { action: 'accept'; after?: string } | { action: 'reject' }
@@ -65,6 +67,10 @@ export interface SkillContext {
   writePage(path: string, content: string, expectedHash: string | null): Promise<string>
   /** Records the hash of a page as the task last read or wrote it. */
   expectHash(path: string, hash: string | null): void
+  /** The hash of a page as the task last read or wrote it (kept across a resume); null if none. */
+  expectedHash(path: string): string | null
+  /** Pages this task created, also before an interruption. */
+  readonly createdPaths: readonly string[]
   markCreated(path: string): void
   approve(proposal: Proposal): Promise<ApprovalDecision>
   resolveConflict(path: string, summary: string): Promise<ConflictDecision>
@@ -94,6 +100,15 @@ export interface TaskProgress {
   index: number
   total: number
   message: string
+}
+
+/** How a task run ended, as the runtime's history keeps it. */
+export interface TaskRecord {
+  taskId: string
+  skill: string
+  title: string
+  outcome: 'COMPLETED' | 'ERROR' | 'CANCELLED'
+  finishedAt: number
 }
 
 export interface ResumableTask {

@@ -1,7 +1,7 @@
 import type { Skill } from '../runtime/types'
 import { pageLinks } from './graph-report'
 import { readTargetPage, type TargetPage } from './page-target'
-import { errorCode } from './skill-error'
+import { errorCode } from '../api/errors'
 
 interface Doomed extends TargetPage {
   /** Pages whose links to it will lead nowhere once it is gone. */

@@ -2,14 +2,23 @@ import type { Skill, SkillContext } from '../runtime/types'
 import { locateSelection } from './locate'
 import { writeChecked } from './page-write'
 import { system, user } from './prompts'
-import { SkillError } from './skill-error'
+import { SkillError } from '../api/errors'
+import { neutralizedNotice, sanitizeMarkdown, type Neutralized } from './sanitize-markdown'
+import { requireModel } from './stream-reply'
 
 interface Target {
   path: string
   hash: string
+  /** The whole page as read: the save applies the edit to exactly this version (the one `hash` names). */
   source: string
   start: number
   end: number
+}
+
+interface Rewrite {
+  replacement: string
+  /** What the model's text had that was made inert. */
+  neutralized: Neutralized[]
 }
 
 interface Review {
@@ -58,18 +67,22 @@ export const editSkill: Skill = {
     {
       id: 'rewrite',
       title: 'Rewriting the selection',
-      async run(context): Promise<{ replacement: string }> {
-        const target = context.output<Target>('locate')
-        const original = target.source.slice(target.start, target.end)
-        const context_ = target.source.slice(Math.max(0, target.start - 600), Math.min(target.source.length, target.end + 600))
-        const replacement = await context.model!.complete({
+      async run(context): Promise<Rewrite> {
+        const { source, start, end } = context.output<Target>('locate')
+        const original = source.slice(start, end)
+        const surroundings = source.slice(Math.max(0, start - 600), Math.min(source.length, end + 600))
+        const answer = await requireModel(context).complete({
           messages: [
             system('Rewrite the given Markdown passage as instructed. Keep its Markdown formatting, links and meaning. Reply with the new passage only, no quotes, no commentary.'),
-            user(`Instruction: ${context.inputs.params.instruction ?? context.inputs.text}\n\nSurrounding text, for context only:\n${context_}\n\nPassage to rewrite:\n${original}`),
+            user(`Instruction: ${context.inputs.params.instruction ?? context.inputs.text}\n\nSurrounding text, for context only:\n${surroundings}\n\nPassage to rewrite:\n${original}`),
           ],
           temperature: 0.3,
         }, { onText: (_delta, text) => context.progress(`Rewriting… ${text.length} characters`) })
-        return { replacement: replacement.trim() }
+        // At the very start of a page, a `---` block from the model would become its front matter.
+        const replacement = start === 0 ? answer.trim().replace(/^---/, '\\---') : answer.trim()
+        // Sanitized in its place in the page, so that code around it stays code.
+        const { markdown, neutralized } = sanitizeMarkdown(replacement, { before: source.slice(0, start), original, after: source.slice(end) })
+        return { replacement: markdown, neutralized }
       },
     },
     {
@@ -77,13 +90,14 @@ export const editSkill: Skill = {
       title: 'Waiting for your approval',
       async run(context): Promise<Review> {
         const target = context.output<Target>('locate')
-        const { replacement } = context.output<{ replacement: string }>('rewrite')
+        const { replacement, neutralized } = context.output<Rewrite>('rewrite')
         const decision = await context.approve({
           kind: 'edit',
           path: target.path,
           summary: context.inputs.params.instruction ?? context.inputs.text,
           before: target.source.slice(target.start, target.end),
           after: replacement,
+          ...(neutralized.length ? { warning: neutralizedNotice(neutralized) } : {}),
         })
         if (decision.action === 'reject') {
           context.say('Left the page unchanged.')

@@ -1,7 +1,7 @@
 import type { Skill, SkillContext } from '../runtime/types'
 import { codeBlocks } from './markdown'
 import { system, user } from './prompts'
-import { SkillError, errorCode } from './skill-error'
+import { SkillError, errorCode } from '../api/errors'
 import { streamReply } from './stream-reply'
 
 /** About as much code as one answer can explain well; later blocks are named but left out. */

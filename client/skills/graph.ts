@@ -16,6 +16,7 @@ interface Suggestions {
   path: string
   title: string
   hash: string
+  /** The page as read: the approval shows it and the links are applied to exactly this version. */
   content: string
   mentions: Mention[]
 }

@@ -11,4 +11,4 @@ import { writeSkill } from './write'
 export const builtinSkills: readonly Skill[] = [writeSkill, editSkill, summarizeSkill, researchSkill, graphSkill, explainSkill, deleteSkill]
 
 export { deleteSkill, editSkill, explainSkill, graphSkill, researchSkill, summarizeSkill, writeSkill }
-export { SkillError } from './skill-error'
+export { SkillError } from '../api/errors'

@@ -21,7 +21,8 @@ export function composeFrontMatter(fields: FrontMatter): string {
   return `---\n${lines.join('\n')}\n---\n`
 }
 
-const FRONT_MATTER = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?/
+/** A front-matter block at the very start of a page; group 1 is its YAML. */
+export const FRONT_MATTER = /^---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/
 
 /** The page without its front matter. */
 export function stripFrontMatter(source: string): string {

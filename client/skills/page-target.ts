@@ -1,6 +1,6 @@
 // Which page a request means (a path, a title to look up, or the open page), read with its hash.
 import type { SkillContext } from '../runtime/types'
-import { SkillError, errorCode } from './skill-error'
+import { SkillError, errorCode } from '../api/errors'
 
 export interface PageRequest {
   path?: string
@@ -11,6 +11,10 @@ export interface PageRequest {
 export interface TargetPage {
   path: string
   hash: string
+  /**
+   * The page as read, kept in the checkpoint: a later step changes exactly this version (the one
+   * `hash` names) or shows it to the author, so a hash and offsets would not be enough.
+   */
   content: string
   title: string
   /** The front-matter description, '' when there is none. */

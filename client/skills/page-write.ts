@@ -1,12 +1,12 @@
 import type { SkillContext } from '../runtime/types'
-import { errorCode } from './skill-error'
+import { errorCode } from '../api/errors'
 
 export interface CheckedWrite {
   path: string
   /** The full new page. */
   content: string
-  /** The hash the task read: the write happens only if the page is still that version. */
-  hash: string
+  /** The hash the task read (null: the page must not exist yet): the write happens only if the page is still that version. */
+  hash: string | null
   /** What the conflict card asks when the page changed meanwhile. */
   conflict: string
   /** The same change made to the page's current text, for a re-apply; null if it no longer fits. */
@@ -20,15 +20,13 @@ export type CheckedWriteResult =
   | { outcome: 'no-longer-fits' }
 
 /**
- * Writes a page with the hash the task read. If the author changed it meanwhile, the author
- * chooses: drop the change, or re-apply it to the current text (written with the current hash).
+ * Writes a page with the hash the task read (through `writePage`, so the checkpoint notes the write
+ * before it is sent). If the author changed it meanwhile, the author chooses: drop the change, or
+ * re-apply it to the current text (written with the current hash).
  */
 export async function writeChecked(context: SkillContext, write: CheckedWrite): Promise<CheckedWriteResult> {
-  const options = { signal: context.signal, taskId: context.taskId }
   try {
-    const { hash } = await context.api.writeFile(write.path, write.content, write.hash, options)
-    context.expectHash(write.path, hash)
-    return { outcome: 'written', hash }
+    return { outcome: 'written', hash: await context.writePage(write.path, write.content, write.hash) }
   } catch (error) {
     if (errorCode(error) !== 'ERR_STALE') throw error
   }
@@ -36,7 +34,5 @@ export async function writeChecked(context: SkillContext, write: CheckedWrite): 
   const fresh = await context.api.readFile(write.path, { signal: context.signal })
   const updated = write.reapply(fresh.content)
   if (updated === null) return { outcome: 'no-longer-fits' }
-  const { hash } = await context.api.writeFile(write.path, updated, fresh.hash, options)
-  context.expectHash(write.path, hash)
-  return { outcome: 'reapplied', hash }
+  return { outcome: 'reapplied', hash: await context.writePage(write.path, updated, fresh.hash) }
 }

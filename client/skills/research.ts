@@ -3,7 +3,7 @@ import type { Skill, SkillContext } from '../runtime/types'
 import { pageLink } from './page-link'
 import { bestPassages } from './passages'
 import { system, user } from './prompts'
-import { errorCode } from './skill-error'
+import { errorCode } from '../api/errors'
 import { streamReply } from './stream-reply'
 
 const MAX_HITS = 6

@@ -1,13 +1,12 @@
 import type { ModelPort, ModelRequest, SkillContext } from '../runtime/types'
 import { user } from './prompts'
-import { SkillError } from './skill-error'
+import { SkillError } from '../api/errors'
+import { NO_MODEL } from '../runtime/messages'
 
+/** The task's model; a step that cannot work without one fails with a setup message instead of a crash. */
 export function requireModel(context: SkillContext): ModelPort {
   if (context.model) return context.model
-  throw new SkillError(
-    'ERR_LLM_UNCONFIGURED',
-    'No model is configured. Set OPENAI_API_KEY (and OPENAI_BASE_URL and METABLOG_MODEL for other providers) in a .env file beside your site, then restart `vitepress dev`.',
-  )
+  throw new SkillError('ERR_LLM_UNCONFIGURED', NO_MODEL)
 }
 
 export interface StreamReplyOptions {

@@ -8,8 +8,8 @@ import { readTargetPage, type PageRequest, type TargetPage } from './page-target
 import { writeChecked } from './page-write'
 import { system, user } from './prompts'
 import { wantsSavedDescription, withoutSaveClause } from './save-request'
-import { SkillError } from './skill-error'
-import { streamReply } from './stream-reply'
+import { SkillError } from '../api/errors'
+import { requireModel, streamReply } from './stream-reply'
 
 /** Pages with a longer body are summarized part by part, then the parts combined. */
 export const SUMMARY_BUDGET = 12_000
@@ -21,7 +21,10 @@ interface Summary {
   method: 'model' | 'extractive'
 }
 
-/** What the summarize step has done so far; it rides in the streamed text so a resume keeps finished parts. */
+/**
+ * What the summarize step has done so far. It rides, as JSON, in the step's streamed text (the one
+ * per-step slot a checkpoint has), so a resume keeps the finished parts and the combined text so far.
+ */
 interface SummaryProgress {
   parts: string[]
   text: string
@@ -65,7 +68,7 @@ async function summarizeParts(context: SkillContext, page: TargetPage, chunks: s
   const parts = saved.parts.slice(0, chunks.length)
   for (let index = parts.length; index < chunks.length; index++) {
     context.progress(`Summarizing part ${index + 1} of ${chunks.length}`)
-    const text = await context.model!.complete({
+    const text = await requireModel(context).complete({
       messages: [
         system('Summarize this part of a longer blog post in 3 to 6 bullet points. Keep names, numbers and conclusions.'),
         user(`Post: ${page.title}\nPart ${index + 1} of ${chunks.length}:\n\n${chunks[index]}`),

@@ -1,4 +1,5 @@
 // Finds other pages' titles mentioned in a page's prose without a link, and links the first of each.
+import { FRONT_MATTER } from './markdown'
 import { CJK_CHARACTER, WORD_CHARACTER, fenceOpening, isClosingFence } from './prose'
 
 export interface LinkCandidate {
@@ -18,7 +19,6 @@ export interface Mention {
 const MIN_TITLE_LENGTH = 4
 const HIDDEN = '\u0000'
 
-const FRONT_MATTER = /^---\r?\n[\s\S]*?\r?\n---(?:\r?\n|$)/
 // Text that is not linkable prose: code spans, links of both kinds, images, URLs, HTML tags,
 // headings, table rows (a `|` label would split the row) and link definitions.
 const NOT_PROSE: readonly RegExp[] = [

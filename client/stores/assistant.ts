@@ -2,10 +2,10 @@
 import { defineStore } from 'pinia'
 import { computed, ref, shallowRef, watch } from 'vue'
 import type { LlmStatusResponse } from '../../plugin/protocol'
-import { emptyCost, sumCosts } from '../components/format'
+import { errorCode } from '../api/errors'
 import type { AgentRuntime, ApprovalMode } from '../runtime/agent-runtime'
 import { getAgentRuntime } from '../runtime/page-runtime'
-import type { CostTotals } from '../runtime/cost-tracker'
+import { addCosts, emptyCost, type CostTotals } from '../runtime/cost-tracker'
 import type { ResumePreview } from '../runtime/resume'
 import { FINAL_STATES, type AgentState } from '../runtime/state-machine'
 import type { ApprovalDecision, ChatMessage, ChatState, ConflictDecision, ResumableTask, TaskProgress } from '../runtime/types'
@@ -44,7 +44,7 @@ export const useAssistantStore = defineStore('metablog-assistant', () => {
   const progress = shallowRef<TaskProgress | null>(null)
   const resumable = shallowRef<ResumableTask[]>([])
   const runtimeCost = shallowRef<CostTotals>(emptyCost())
-  const sessionCost = computed(() => sumCosts(saved.cost, runtimeCost.value))
+  const sessionCost = computed(() => addCosts(saved.cost, runtimeCost.value))
   const modelStatus = shallowRef<LlmStatusResponse | null>(null)
   const connected = ref(false)
   const ready = ref(false)
@@ -55,6 +55,8 @@ export const useAssistantStore = defineStore('metablog-assistant', () => {
   const approvalMode = ref<ApprovalMode>('ask')
   /** Whether the "connect a model" card shows (it can be hidden for the rest of the page's life). */
   const setupOpen = ref(true)
+  /** The page written last (by a task or in the author's editor), a new object each time. */
+  const writtenPage = shallowRef<{ path: string } | null>(null)
   /** A request sent whose task has not reported a state yet. */
   const starting = ref(false)
   const isWorking = computed(() => starting.value || BUSY_STATES.includes(status.value))
@@ -108,9 +110,8 @@ export const useAssistantStore = defineStore('metablog-assistant', () => {
   }
 
   function reportFailure(error: unknown, retryText?: string, task?: string): void {
-    const code = (error as { code?: unknown })?.code
     const message = error instanceof Error ? error.message : String(error)
-    chatState.pushMessage({ id: noteId(), kind: 'error', taskId: task, code: typeof code === 'string' ? code : 'ERR_UI', message, retryText })
+    chatState.pushMessage({ id: noteId(), kind: 'error', taskId: task, code: errorCode(error) ?? 'ERR_UI', message, retryText })
   }
 
   /** Runs a runtime call that lasts as long as its task, turning a throw into an error card. */
@@ -118,7 +119,11 @@ export const useAssistantStore = defineStore('metablog-assistant', () => {
     starting.value = true
     start()
       .catch((error: unknown) => reportFailure(error, retryText, task))
-      .finally(() => (starting.value = false))
+      .finally(() => {
+        starting.value = false
+        // A status that failed to load is asked for again with each request.
+        modelStatus.value = runtime?.modelStatus ?? null
+      })
   }
 
   /** Builds the runtime once; later calls are no-ops. False when the page has no dev-server API. */
@@ -128,6 +133,8 @@ export const useAssistantStore = defineStore('metablog-assistant', () => {
     if (!runtime) return false
     runtime.approvalMode = approvalMode.value
     connected.value = true
+    // A changed page can change how risky a resume is: the resume banner checks again.
+    runtime.bus.on('file:written', ({ path }) => (writtenPage.value = { path }))
     const started = runtime
     void started.initialize().then(() => {
       modelStatus.value = started.modelStatus
@@ -233,7 +240,7 @@ export const useAssistantStore = defineStore('metablog-assistant', () => {
   return {
     // state
     messages, status, taskId, progress, resumable, sessionCost, modelStatus, connected, ready,
-    open, draft, selection, currentFile, approvalMode, setupOpen, isWorking, pendingCards,
+    open, draft, selection, currentFile, approvalMode, setupOpen, isWorking, pendingCards, writtenPage,
     // actions
     connect, send, stop, decide, retry, previewResume, resume, discard, setApprovalMode, clearConversation, persist,
   }

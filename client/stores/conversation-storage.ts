@@ -1,5 +1,5 @@
 // The conversation in sessionStorage, so a reload or a full navigation keeps it for this tab.
-import type { CostTotals } from '../runtime/cost-tracker'
+import { emptyCost, type CostTotals } from '../runtime/cost-tracker'
 import type { ChatMessage } from '../runtime/types'
 
 /** A chat message as the UI keeps it: `interrupted` marks a card or stream whose task is gone. */
@@ -29,7 +29,7 @@ function storage(): Storage | null {
 export function emptyConversation(): SavedConversation {
   return {
     messages: [],
-    cost: { promptTokens: 0, completionTokens: 0, totalTokens: 0, cost: 0, unknownCost: false, calls: 0 },
+    cost: emptyCost(),
     draft: '',
     open: false,
   }

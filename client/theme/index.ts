@@ -4,6 +4,7 @@ import type { Theme } from 'vitepress'
 import { inBrowser, useData } from 'vitepress'
 import DefaultTheme from 'vitepress/theme'
 import { defineAsyncComponent, defineComponent, h, type Component } from 'vue'
+import { connectionFromPage } from '../api/connection'
 import { bridgeServerEvents } from '../api/server-events'
 import KnowledgeGraph from '../components/KnowledgeGraph.vue'
 import { eventBus } from '../event-bus'
@@ -12,14 +13,18 @@ import './knowledge.css'
 
 /** Only the dev server serves the token; `import.meta.env.DEV` drops the writer UI from production builds. */
 function writerComponent(): Component | null {
-  if (import.meta.env.DEV && inBrowser && document.querySelector('meta[name="metablog-token"]')) {
+  if (import.meta.env.DEV && inBrowser && connectionFromPage()) {
     return defineAsyncComponent(() => import('../components/AIChatOrb.vue'))
   }
   return null
 }
 
 const AIChatOrb = writerComponent()
-if (import.meta.env.DEV && inBrowser) bridgeServerEvents(eventBus)
+if (import.meta.env.DEV && inBrowser) {
+  const unbridge = bridgeServerEvents(eventBus)
+  // A hot update of this module re-runs it: drop the old bridge so each event is passed on once.
+  import.meta.hot?.dispose(unbridge)
+}
 
 const Layout = defineComponent({
   name: 'MetaBlogLayout',

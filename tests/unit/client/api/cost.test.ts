@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { costOf, priceFor } from '../../../../client/api/cost.js'
+import { priceFor } from '../../../../client/api/cost.js'
 
 const prices = { 'gpt-4o-mini': { input: 0.15, output: 0.6 }, 'gpt-4o': { input: 2.5, output: 10 }, 'qwen-plus': { input: 0.4, output: 1.2 } }
 
@@ -16,25 +16,5 @@ describe('priceFor', () => {
     expect(priceFor('gpt-4o-audio-preview', prices)).toBeNull()
     expect(priceFor('llama3.1:8b', prices)).toBeNull()
     expect(priceFor('constructor', prices)).toBeNull()
-  })
-})
-
-describe('costOf', () => {
-  it('prices input and output tokens per million', () => {
-    expect(costOf({ prompt_tokens: 1_000_000, completion_tokens: 500_000 }, 'gpt-4o', prices)).toEqual({
-      inputTokens: 1_000_000,
-      outputTokens: 500_000,
-      totalTokens: 1_500_000,
-      usd: 7.5,
-    })
-  })
-
-  it('reports tokens and no cost for an unknown model', () => {
-    expect(costOf({ prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 }, 'llama3.1', prices)).toEqual({
-      inputTokens: 10,
-      outputTokens: 5,
-      totalTokens: 15,
-      usd: null,
-    })
   })
 })

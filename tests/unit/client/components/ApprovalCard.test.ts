@@ -38,6 +38,13 @@ describe('ApprovalCard', () => {
     expect(wrapper.findAll('del').some((node) => node.text().includes('ETags'))).toBe(false)
   })
 
+  it('shows what was made inert in the model’s text, and nothing when there was none', () => {
+    const warned = mount(ApprovalCard, { props: { message: approval({ warning: 'The model\'s text had HTML tags; it was made inert.' }), live: true } })
+    expect(warned.get('[data-testid="metablog-approval-warning"]').text()).toBe('The model\'s text had HTML tags; it was made inert.')
+    const plain = mount(ApprovalCard, { props: { message: approval(), live: true } })
+    expect(plain.find('[data-testid="metablog-approval-warning"]').exists()).toBe(false)
+  })
+
   it('folds long unchanged text around the change, and shows everything on request', async () => {
     const long = 'Lorem ipsum dolor sit amet. '.repeat(40)
     const wrapper = mount(ApprovalCard, { props: { message: approval({ before: `${long}old words ${long}`, after: `${long}new words ${long}` }), live: true } })

@@ -35,6 +35,25 @@ describe('ResumeBanner', () => {
     expect(task.text()).toContain('Next: Step two')
   })
 
+  it('checks the risk again when a page the task depends on changes (file:written)', async () => {
+    const { skill } = threeSteps()
+    const blog = { checkpoints: [checkpoint({ expectedHashes: { 'posts/etags.md': 'hash-then' } })], hashes: { 'posts/etags.md': 'hash-then' } }
+    const { pinia, runtime, api } = await setUpAssistant({ blog, skills: [skill] })
+    const wrapper = mount(ResumeBanner, { global: { plugins: [pinia] } })
+    await flush()
+    expect(wrapper.get('[data-testid="metablog-resume-risk"]').text()).toBe('Safe to resume')
+
+    const checks = api.readHash.mock.calls.length
+    runtime.bus.emit('file:written', { path: 'posts/other.md', hash: 'x', kind: 'updated' })
+    await flush()
+    expect(api.readHash.mock.calls.length).toBe(checks)
+
+    blog.hashes['posts/etags.md'] = 'hash-now'
+    runtime.bus.emit('file:written', { path: 'posts/etags.md', hash: 'hash-now', kind: 'updated' })
+    await flush()
+    expect(wrapper.get('[data-testid="metablog-resume-risk"]').text()).toBe('Risky')
+  })
+
   it('is not there when nothing was interrupted', async () => {
     const { pinia } = await setUpAssistant()
     const wrapper = mount(ResumeBanner, { global: { plugins: [pinia] } })

@@ -82,6 +82,7 @@ export function createFakeApi(blog: FakeBlog = {}) {
       if (!hash) throw Object.assign(new Error(`No page ${path}.`), { code: 'ERR_NOT_FOUND' })
       return { path, content: '', hash }
     }),
+    readHash: vi.fn(async (path: string) => blog.hashes?.[path] ?? null),
   }
   return { api, checkpoints }
 }

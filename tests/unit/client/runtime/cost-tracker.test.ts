@@ -13,12 +13,25 @@ describe('CostTracker', () => {
     expect(record).toEqual({ taskId: 'task-1', model: 'gpt-4o-mini', promptTokens: 1_000_000, completionTokens: 500_000, cost: 0.45 })
   })
 
-  it('finds prices regardless of case, provider prefix or date suffix', () => {
+  it('finds prices with the one lookup rule (priceFor): case, provider prefix, snapshot suffix', () => {
     const tracker = new CostTracker({ prices })
     expect(tracker.priceOf('gpt-4o')).toEqual({ input: 2.5, output: 10 })
     expect(tracker.priceOf('openai/GPT-4o-mini')).toEqual({ input: 0.15, output: 0.6 })
     expect(tracker.priceOf('gpt-4o-mini-2024-07-18')).toEqual({ input: 0.15, output: 0.6 })
-    expect(tracker.priceOf('llama3.1:8b')).toBeUndefined()
+    expect(tracker.priceOf('gpt-4o-mini-latest')).toEqual({ input: 0.15, output: 0.6 })
+    expect(tracker.priceOf('llama3.1:8b')).toBeNull()
+  })
+
+  it('keeps per-task totals for the last 50 tasks only; the session keeps everything', () => {
+    const tracker = new CostTracker({ prices })
+    for (let index = 0; index < 60; index++) tracker.record(`task-${index}`, 'gpt-4o', { promptTokens: 10, completionTokens: 0 })
+    tracker.record('task-5', 'gpt-4o', { promptTokens: 10, completionTokens: 0 })
+    expect(tracker.task('task-0').calls).toBe(0)
+    expect(tracker.task('task-10').calls).toBe(0)
+    expect(tracker.task('task-11').calls).toBe(1)
+    expect(tracker.task('task-59').calls).toBe(1)
+    expect(tracker.task('task-5').calls).toBe(1)
+    expect(tracker.session().calls).toBe(61)
   })
 
   it('sums per task and per session separately', () => {
@@ -30,7 +43,6 @@ describe('CostTracker', () => {
     expect(tracker.task('b').cost).toBeCloseTo(0.0015, 10)
     expect(tracker.session()).toMatchObject({ promptTokens: 13_000, completionTokens: 300, totalTokens: 13_300, calls: 3, unknownCost: false })
     expect(tracker.session().cost).toBeCloseTo(0.012, 10)
-    expect(tracker.taskIds()).toEqual(['a', 'b'])
   })
 
   it('counts the tokens of an unpriced model but marks the cost as partial', () => {

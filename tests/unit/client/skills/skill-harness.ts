@@ -1,6 +1,7 @@
 // Runs a skill's steps the way TaskRun does (finished steps skipped, outputs kept), against an
 // in-memory blog that keeps the file API's hash rules and a scripted model that records its calls.
-import { ApiError, type MetaBlogApi } from '../../../../client/api/metablog-api'
+import { ApiError } from '../../../../client/api/errors'
+import type { MetaBlogApi } from '../../../../client/api/metablog-api'
 import type { ApprovalDecision, ConflictDecision, ModelPort, ModelRequest, Proposal, Skill, SkillContext, TaskInputs } from '../../../../client/runtime/types'
 import type { GraphResponse, SearchResult } from '../../../../plugin/protocol'
 
@@ -23,8 +24,15 @@ export function createBlog(pages: Record<string, Page>, extra: { graph?: GraphRe
     const hash = hashes.get(path) ?? null
     if (hash !== expected) throw new ApiError('ERR_STALE', `${path} changed.`, 412, { currentHash: hash ?? undefined })
   }
+  const locks: { path: string; taskId: string; aborted: boolean }[] = []
   const api = {
     readFile: async (path: string) => ({ path, content: current(path).content, hash: hashes.get(path)! }),
+    readHash: async (path: string) => hashes.get(path) ?? null,
+    lock: async (path: string, taskId: string, options: { signal?: AbortSignal } = {}) => {
+      locks.push({ path, taskId, aborted: options.signal?.aborted ?? false })
+      return { path, taskId, expiresAt: Date.now() + 300_000 }
+    },
+    releaseLocks: async () => ({ released: [] }),
     writeFile: async (path: string, content: string, expectedHash: string | null) => {
       checkHash(path, expectedHash)
       files.set(path, { ...(files.get(path) ?? { title: path }), content })
@@ -47,7 +55,10 @@ export function createBlog(pages: Record<string, Page>, extra: { graph?: GraphRe
   return {
     api: api as unknown as MetaBlogApi,
     content: (path: string) => files.get(path)?.content,
+    hash: (path: string) => hashes.get(path) ?? null,
     has: (path: string) => files.has(path),
+    /** Every lock request, and whether its task was already stopped when it was sent. */
+    locks,
     /** The author edits the page in their editor: its hash changes. */
     edit(path: string, content: string) {
       files.set(path, { ...current(path), content })
@@ -60,16 +71,20 @@ export interface ScriptedModel extends ModelPort {
   calls: ModelRequest[]
 }
 
-/** Answers in order; an Error in the script is thrown instead (an upstream failure mid-task). */
-export function scriptedModel(answers: (string | Error)[]): ScriptedModel {
+/** An answer: its text, an Error to throw (an upstream failure mid-task), or a function run at call time (the author acting meanwhile). */
+export type ScriptedAnswer = string | Error | ((request: ModelRequest) => string | Error)
+
+/** Answers in order, streaming each in 7-character pieces. */
+export function scriptedModel(answers: ScriptedAnswer[]): ScriptedModel {
   const calls: ModelRequest[] = []
   return {
     model: 'scripted',
     calls,
     async complete(request, handlers) {
       calls.push(request)
-      const answer = answers.shift()
-      if (answer === undefined) throw new Error('The scripted model has no more answers.')
+      const next = answers.shift()
+      if (next === undefined) throw new Error('The scripted model has no more answers.')
+      const answer = typeof next === 'function' ? next(request) : next
       if (answer instanceof Error) throw answer
       let text = ''
       for (const piece of answer.match(/[\s\S]{1,7}/g) ?? []) {
@@ -90,6 +105,9 @@ export interface Run {
   conflicts: string[]
   /** The last streamed text of the step that was running, as a checkpoint keeps it. */
   partial: { stepId: string; text: string } | undefined
+  /** Page hashes as the task last read or wrote them, and the pages it created (a checkpoint keeps both). */
+  expected: Record<string, string>
+  created: string[]
   error?: unknown
 }
 
@@ -101,6 +119,8 @@ export interface RunOptions {
   conflicts?: ConflictDecision[]
   /** Continue an interrupted run: its finished outputs and partial text. */
   resume?: Run
+  /** The task's signal; stopping it is the author pressing Stop. */
+  signal?: AbortSignal
 }
 
 export async function runSkill(skill: Skill, options: RunOptions): Promise<Run> {
@@ -113,6 +133,8 @@ export async function runSkill(skill: Skill, options: RunOptions): Promise<Run> 
     proposals: [],
     conflicts: [],
     partial: options.resume?.partial,
+    expected: { ...options.resume?.expected },
+    created: [...(options.resume?.created ?? [])],
   }
   const decisions = [...(options.decisions ?? [])]
   const conflicts = [...(options.conflicts ?? [])]
@@ -123,7 +145,7 @@ export async function runSkill(skill: Skill, options: RunOptions): Promise<Run> 
       const context: SkillContext = {
         taskId: 'task-test',
         inputs,
-        signal: new AbortController().signal,
+        signal: options.signal ?? new AbortController().signal,
         api: options.api,
         model: options.model ?? null,
         resumedText,
@@ -141,8 +163,20 @@ export async function runSkill(skill: Skill, options: RunOptions): Promise<Run> 
           const index = run.replies.push('') - 1
           return { append: (delta) => (run.replies[index] += delta), done: () => undefined }
         },
-        expectHash: () => undefined,
-        markCreated: () => undefined,
+        writePage: async (path, content, expectedHash) => {
+          const { hash } = await options.api.writeFile(path, content, expectedHash)
+          run.expected[path] = hash
+          return hash
+        },
+        expectHash: (path, hash) => {
+          if (hash === null) delete run.expected[path]
+          else run.expected[path] = hash
+        },
+        expectedHash: (path) => run.expected[path] ?? null,
+        createdPaths: run.created,
+        markCreated: (path) => {
+          if (!run.created.includes(path)) run.created.push(path)
+        },
         approve: async (proposal) => {
           run.proposals.push(proposal)
           return decisions.shift() ?? { action: 'accept' }

@@ -1,0 +1,42 @@
+import type { Checkpoint } from '../../plugin/protocol'
+
+export type CheckpointData = Omit<Checkpoint, 'updatedAt'>
+
+/**
+ * Saves a task's checkpoints in order. One save runs at a time and at most one waits behind it,
+ * taking the latest state when it starts, so a slow server never builds a queue of stale snapshots
+ * (step outputs can be large). A save never rejects: failures go to `onFailure`.
+ */
+export class CheckpointSaver {
+  lastSave = 0
+  private saving: Promise<void> = Promise.resolve()
+  private queued: Promise<void> | null = null
+
+  constructor(
+    private readonly snapshot: () => CheckpointData,
+    private readonly send: (checkpoint: CheckpointData) => Promise<unknown>,
+    private readonly onFailure: (error: Error) => void,
+  ) {}
+
+  /** Resolves when no save is running or waiting. */
+  settled(): Promise<void> {
+    return this.saving
+  }
+
+  /** Resolves once a state at least as new as the current one was sent (or failed to be). */
+  save(): Promise<void> {
+    this.lastSave = Date.now()
+    if (this.queued) return this.queued
+    const queued = this.saving.then(async () => {
+      this.queued = null
+      try {
+        await this.send(structuredClone(this.snapshot()))
+      } catch (error) {
+        this.onFailure(error as Error)
+      }
+    })
+    this.queued = queued
+    this.saving = queued
+    return queued
+  }
+}

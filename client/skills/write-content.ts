@@ -1,0 +1,109 @@
+// The write skill's content step: the post streams into its draft page, which is saved as it grows.
+import { errorCode } from '../api/errors'
+import type { SkillContext } from '../runtime/types'
+import { composeFrontMatter, stripFrontMatter, today } from './markdown'
+import { writeChecked } from './page-write'
+import { system, user } from './prompts'
+import { sanitizeMarkdown } from './sanitize-markdown'
+import { requireModel } from './stream-reply'
+
+const DRAFT_SAVE_INTERVAL_MS = 1000
+
+export interface Outline {
+  title: string
+  outline: string
+}
+
+export interface Draft {
+  path: string
+}
+
+export interface Content {
+  /** The model's text as it streamed; pages get it sanitized. */
+  body: string
+  /** The author edited the draft meanwhile and kept their version: the task ends there. */
+  authorKept?: boolean
+}
+
+export function topicOf(context: SkillContext): string {
+  return context.inputs.params.topic ?? context.inputs.text
+}
+
+export function lengthHint(context: SkillContext): string {
+  const { wordCount, length, style } = context.inputs.params
+  const size = wordCount ? `about ${wordCount} words` : length === 'short' ? 'about 400 words' : length === 'long' ? 'about 1500 words' : 'about 800 words'
+  return style ? `${size}, in a ${style} style` : size
+}
+
+/** The model's text as page Markdown: no front matter of its own, nothing that could run. */
+export function pageBody(body: string): string {
+  return sanitizeMarkdown(stripFrontMatter(body)).markdown
+}
+
+/** Streams the post into the draft page, saving about once a second; an edit by the author stops the live saves. */
+export async function writeContent(context: SkillContext): Promise<Content> {
+  const model = requireModel(context)
+  const { title, outline } = context.output<Outline>('outline')
+  const { path } = context.output<Draft>('draft')
+  const header = composeFrontMatter({ title, date: today(), draft: true })
+  const draftPage = (body: string) => `${header}\n${pageBody(body)}\n`
+  // The hash this task last wrote (also across a resume), never whatever is on disk now.
+  let hash = context.expectedHash(path)
+  let stale = false
+  let lastSave = Date.now()
+  let saving: Promise<void> = Promise.resolve()
+  const save = (body: string) => {
+    // Chained on a settled promise: one failed save must not skip the later ones.
+    saving = saving.catch(() => undefined).then(async () => {
+      if (stale || context.signal.aborted) return
+      try {
+        hash = await context.writePage(path, draftPage(body), hash)
+      } catch (error) {
+        if (errorCode(error) !== 'ERR_STALE') throw error
+        // The author is editing the draft: stop saving over it; the end asks them what to keep.
+        stale = true
+        return
+      }
+      // Renewing the lock keeps other tasks off the draft as it grows; never after a stop released it.
+      if (!context.signal.aborted) await context.api.lock(path, context.taskId, { signal: context.signal })
+    })
+    return saving
+  }
+  const resumed = context.resumedText
+  const continuation = resumed ? `\n\nYou already wrote the beginning below. Continue exactly where it stops; do not repeat it.\n\n${resumed}` : ''
+  let body = resumed
+  try {
+    await model.complete({
+      messages: [
+        system(`Write the full post in Markdown, ${lengthHint(context)}. Start with "# ${title}". Follow the outline. Use fenced code blocks where code helps.`),
+        user(`Outline:\n${outline}${continuation}`),
+      ],
+      temperature: 0.7,
+    }, {
+      onText: (delta) => {
+        body += delta
+        context.streamed(body)
+        context.progress(`Writing the content… ${body.length.toLocaleString('en')} characters`)
+        if (Date.now() - lastSave >= DRAFT_SAVE_INTERVAL_MS) {
+          lastSave = Date.now()
+          void save(body).catch(() => undefined)
+        }
+      },
+    })
+  } finally {
+    // A save (and its lock renewal) still under way ends before the step does, and before the runtime releases the locks.
+    await saving.catch(() => undefined)
+  }
+  const result = await writeChecked(context, {
+    path,
+    content: draftPage(body),
+    hash,
+    conflict: `You changed \`${path}\` while I was drafting it. Re-apply replaces your version with my full draft; Drop keeps your version and ends the task.`,
+    reapply: () => draftPage(body),
+  })
+  if (result.outcome === 'dropped') {
+    context.say(`Kept your version of \`${path}\`; I stopped there.`)
+    return { body: body.trim(), authorKept: true }
+  }
+  return { body: body.trim() }
+}
