@@ -91,7 +91,7 @@ export class TaskRun {
       id: `${this.taskId}-checkpoint-failed`,
       kind: 'assistant',
       taskId: this.taskId,
-      text: `I could not save this task's progress (${error.message}). It keeps running, but if it is interrupted it may not resume from here.`,
+      text: `I could not save this task's progress (${error.message}). If the task stops now, a resume starts from the last step that was saved.`,
       streaming: false,
     })
   }

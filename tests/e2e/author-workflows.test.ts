@@ -92,6 +92,8 @@ describe('an author in the browser', () => {
     const partial = await reply.innerText()
     await reply.filter({ hasText: 'how to parse them.' }).waitFor()
     expect(partial).not.toContain('how to parse them.')
+    // Let the task finish its bookkeeping before the next test reloads the page.
+    await page.getByTestId('metablog-progress').waitFor({ state: 'detached' })
     expect(requestsContaining(fake, 'Streaming LLM responses')).toHaveLength(1)
     await studio.shot('4-summary')
   })
@@ -131,6 +133,7 @@ describe('an author in the browser', () => {
     const banner = page.getByRole('region', { name: 'Interrupted tasks' })
     const task = banner.getByTestId('metablog-resume-task').filter({ hasText: 'crash safe writes' })
     await task.getByTestId('metablog-resume-risk').filter({ hasText: 'Safe to resume' }).waitFor()
+    await task.scrollIntoViewIfNeeded()
     await studio.shot('3-resume-banner')
 
     fake.enqueue(content(['Finished after the restart.\n']), DETAILS)
