@@ -32,7 +32,8 @@ describe('the write skill, end to end', () => {
     const { runtime, state } = createTestRuntime(dev, { skills })
     const announced: string[] = []
     runtime.bus.on('file:written', ({ path }) => announced.push(path))
-    const record = await runtime.processInput('write a post about ETags')
+    // "install" is in the fixture's Getting Started page, so the post links to it as related.
+    const record = await runtime.processInput('write a post about install')
     expect(record?.outcome).toBe('COMPLETED')
     const saves = runtime.logger.entries().filter((entry) => entry.event === 'agent.file.saved')
     expect(saves[0]).toMatchObject({ path: 'posts/understanding-etags.md', created: true })
@@ -49,6 +50,9 @@ describe('the write skill, end to end', () => {
     expect(page.data.date).toBeInstanceOf(Date)
     expect(page.data.draft).toBeUndefined()
     expect(page.content).toContain('An ETag is a fingerprint of a version.')
+    expect(page.content).toContain('[[guide/getting-started|Getting Started]]')
+    const { json: graph } = await dev.api('/graph')
+    expect(graph.edges).toContainEqual(expect.objectContaining({ source: 'posts/understanding-etags.md', target: 'guide/getting-started.md' }))
 
     const cost = runtime.costs.task(record!.taskId)
     expect(cost.calls).toBe(3)
