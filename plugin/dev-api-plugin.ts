@@ -22,7 +22,7 @@ import type { Plugin, ViteDevServer } from './vite-types.js'
 // One token per dev-server process: a page reloaded after a config restart keeps working.
 const processToken = createToken()
 
-export function siteConfigOf(server: ViteDevServer): SiteConfig {
+function siteConfigOf(server: ViteDevServer): SiteConfig {
   const site = (server.config as { vitepress?: SiteConfig }).vitepress
   if (!site) throw new Error('[metablog] withMetaBlog() must wrap a VitePress config: no VitePress site config was found.')
   return site

@@ -3,5 +3,4 @@ import type { Plugin } from 'vitepress'
 
 type ServerHook = Extract<NonNullable<Plugin['configureServer']>, (...args: never[]) => unknown>
 export type ViteDevServer = Parameters<ServerHook>[0]
-export type ResolvedConfig = ViteDevServer['config']
 export type { Plugin }
