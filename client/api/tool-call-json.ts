@@ -6,6 +6,32 @@ export type ParsedArguments =
 
 const CONTROL_ESCAPES: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t', '\b': '\\b', '\f': '\\f' }
 
+/**
+ * Follows JSON string boundaries a character at a time: `step` is true for a character inside a
+ * string (quotes included); `escaped` tells whether that character followed a backslash.
+ */
+function createStringTracker() {
+  let pendingEscape = false
+  const tracker = {
+    inString: false,
+    escaped: false,
+    step(character: string): boolean {
+      tracker.escaped = false
+      if (!tracker.inString) {
+        tracker.inString = character === '"'
+        return tracker.inString
+      }
+      if (pendingEscape) {
+        pendingEscape = false
+        tracker.escaped = true
+      } else if (character === '\\') pendingEscape = true
+      else if (character === '"') tracker.inString = false
+      return true
+    },
+  }
+  return tracker
+}
+
 function tryParse(text: string): { value: unknown } | null {
   try {
     return { value: JSON.parse(text) }
@@ -20,22 +46,13 @@ function tryParse(text: string): { value: unknown } | null {
  */
 function tidy(text: string): string {
   let out = ''
-  let inString = false
-  let escaped = false
+  const strings = createStringTracker()
   for (let index = 0; index < text.length; index++) {
     const character = text[index]!
-    if (inString) {
-      if (escaped) escaped = false
-      else if (character === '\\') escaped = true
-      else if (character === '"') inString = false
-      else if (character < ' ') {
-        out += CONTROL_ESCAPES[character] ?? `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`
-        continue
-      }
-      out += character
+    if (strings.step(character)) {
+      out += character < ' ' && !strings.escaped ? (CONTROL_ESCAPES[character] ?? `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`) : character
       continue
     }
-    if (character === '"') inString = true
     if (character === ',') {
       const next = text.slice(index + 1).trimStart()[0]
       if (next === '}' || next === ']') continue
@@ -50,18 +67,11 @@ function topLevelValues(text: string): string[] | null {
   const values: string[] = []
   let depth = 0
   let start = -1
-  let inString = false
-  let escaped = false
+  const strings = createStringTracker()
   for (let index = 0; index < text.length; index++) {
     const character = text[index]!
-    if (inString) {
-      if (escaped) escaped = false
-      else if (character === '\\') escaped = true
-      else if (character === '"') inString = false
-      continue
-    }
-    if (character === '"') inString = true
-    else if (character === '{' || character === '[') {
+    if (strings.step(character)) continue
+    if (character === '{' || character === '[') {
       if (depth === 0) start = index
       depth++
     } else if (character === '}' || character === ']') {
@@ -70,7 +80,7 @@ function topLevelValues(text: string): string[] | null {
       if (depth === 0) values.push(text.slice(start, index + 1))
     } else if (depth === 0 && !/\s/.test(character)) return null
   }
-  return depth === 0 && !inString ? values : null
+  return depth === 0 && !strings.inString ? values : null
 }
 
 /**

@@ -1,3 +1,4 @@
+import { pageRoute } from './routes.js'
 import type { DefaultTheme } from 'vitepress'
 
 /** The parts of a page the sidebar reads. */
@@ -33,7 +34,7 @@ export function escapeHtml(text: string): string {
 
 /** The route a sidebar item links to (VitePress adds the base): 'posts/foo.md' → '/posts/foo', 'posts/index.md' → '/posts/'. */
 export function sidebarLink(pagePath: string): string {
-  return `/${pagePath.replace(/\.md$/, '').replace(/(^|\/)index$/, '$1')}`
+  return pageRoute(pagePath, { cleanUrls: true })
 }
 
 /** Front-matter order first (lowest first), then newest date, then title, then path. */
