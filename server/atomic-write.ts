@@ -33,7 +33,8 @@ export async function writeFileAtomic(file: string, content: string | Uint8Array
   await fs.mkdir(folder, { recursive: true })
   await options.verify?.()
   const mode = await modeOf(file)
-  const temp = path.join(folder, `.${path.basename(file)}.${randomBytes(6).toString('hex')}${TEMP_SUFFIX}`)
+  // A short name of its own, so a page whose name is near the file system's limit still has room.
+  const temp = path.join(folder, `.${randomBytes(6).toString('hex')}${TEMP_SUFFIX}`)
   const handle = await fs.open(temp, 'wx')
   try {
     await handle.writeFile(content)

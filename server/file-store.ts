@@ -1,4 +1,5 @@
-import fs from 'node:fs/promises'
+import { constants as fsConstants } from 'node:fs'
+import fs, { type FileHandle } from 'node:fs/promises'
 import type { PageSummary } from '../plugin/protocol.js'
 import { removeStaleTempFiles, writeFileAtomic } from './atomic-write.js'
 import { MetaBlogError, isErrnoException } from './errors.js'
@@ -65,7 +66,9 @@ export class FileStore {
       const current = await readPage(absolute, relative)
       const previousHash = current === null ? null : hashContent(current)
       checkPrecondition(relative, precondition, previousHash)
-      await writeFileAtomic(absolute, content, { verify: () => this.confirmInside(relative) })
+      await writeFileAtomic(absolute, content, { verify: () => this.confirmInside(relative) }).catch((error: unknown) => {
+        throw explainWriteError(relative, error)
+      })
       return { path: relative, hash: hashContent(content), created: current === null, previousHash }
     })
   }
@@ -123,17 +126,25 @@ export class FileStore {
   }
 }
 
-/** A page's text, or null when there is none; refuses a folder and text that is not UTF-8. */
+/**
+ * A page's text, or null when there is none; refuses a folder, anything else that is not a plain
+ * file (a named pipe would hang the read), and text that is not UTF-8.
+ */
 async function readPage(file: string, relative: string): Promise<string | null> {
   let bytes: Buffer
+  let handle: FileHandle | undefined
   try {
-    bytes = await fs.readFile(file)
+    // O_NONBLOCK: opening a named pipe returns at once instead of waiting for a writer.
+    handle = await fs.open(file, fsConstants.O_RDONLY | fsConstants.O_NONBLOCK)
+    const stats = await handle.stat()
+    if (stats.isDirectory()) throw new MetaBlogError('ERR_BAD_PATH', `${relative} is a folder, not a Markdown page.`)
+    if (!stats.isFile()) throw new MetaBlogError('ERR_BAD_PATH', `${relative} is not a regular file, so MetaBlog will not read or write it.`)
+    bytes = await handle.readFile()
   } catch (error) {
     if (isErrnoException(error) && (error.code === 'ENOENT' || error.code === 'ENOTDIR')) return null
-    if (isErrnoException(error) && error.code === 'EISDIR') {
-      throw new MetaBlogError('ERR_BAD_PATH', 'That path is a folder, not a Markdown page.')
-    }
     throw error
+  } finally {
+    await handle?.close()
   }
   try {
     return UTF8.decode(bytes)
@@ -143,6 +154,16 @@ async function readPage(file: string, relative: string): Promise<string | null> 
       `${relative} is not UTF-8 text, so MetaBlog will not read or rewrite it (that would corrupt it). Convert the page to UTF-8 in your editor first.`,
     )
   }
+}
+
+/** File-system refusals that come from the path itself, as ERR_BAD_PATH without the server's absolute paths. */
+function explainWriteError(relative: string, error: unknown): unknown {
+  if (!isErrnoException(error)) return error
+  if (error.code === 'ENOTDIR' || error.code === 'EEXIST') {
+    return new MetaBlogError('ERR_BAD_PATH', `A part of ${relative} is a file, not a folder, so the page cannot be created there.`)
+  }
+  if (error.code === 'ENAMETOOLONG') return new MetaBlogError('ERR_BAD_PATH', `${relative} is too long a name for the file system.`)
+  return error
 }
 
 function requirePrecondition(relative: string, precondition: WritePrecondition): void {

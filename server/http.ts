@@ -31,8 +31,10 @@ export function sendError(response: ServerResponse, error: unknown, log?: (messa
   sendJson(response, httpStatus(known.code), known.toBody())
 }
 
+/** Whether a body comes with the request, whatever the method (a DELETE may carry one too). */
 export function hasBody(request: IncomingMessage): boolean {
-  return request.method === 'POST' || request.method === 'PUT' || request.method === 'PATCH'
+  if (request.method === 'POST' || request.method === 'PUT' || request.method === 'PATCH') return true
+  return request.headers['transfer-encoding'] !== undefined || Number(request.headers['content-length'] ?? 0) > 0
 }
 
 /** Reads a JSON body: checks the content type, enforces the size limit while streaming, then parses. */

@@ -1,5 +1,6 @@
 import matter from 'gray-matter'
 import path from 'node:path'
+import { atxHeading } from './knowledge/parse-blocks.js'
 
 export interface PageMeta {
   title: string
@@ -13,11 +14,21 @@ export interface PageMeta {
   aliases: string[]
 }
 
-export const FIRST_HEADING = /^#\s+(.+?)\s*#*\s*$/m
+// A line that starts a level-1 heading with some text; matched only at line starts, so linear.
+const LEVEL_ONE_HEADING = /^#[ \t]+\S/m
+
+/** The text of the first `# Heading` line, without closing '#'s: a page's title when the front matter has none. */
+export function firstHeading(body: string): string | undefined {
+  const found = LEVEL_ONE_HEADING.exec(body)
+  if (!found) return undefined
+  const end = body.indexOf('\n', found.index)
+  const line = body.slice(found.index, end === -1 ? body.length : end).replace(/\r$/, '')
+  return atxHeading(line)?.content || undefined
+}
 
 export function toStringList(value: unknown): string[] {
   if (typeof value === 'string') return value.split(',').map((item) => item.trim()).filter(Boolean)
-  if (Array.isArray(value)) return value.filter((item) => item != null).map(String)
+  if (Array.isArray(value)) return value.filter((item) => typeof item === 'string' || typeof item === 'number').map(String)
   return []
 }
 
@@ -43,7 +54,7 @@ export function fileTitle(relativePath: string): string {
 
 /** A page's meta from its parsed front matter and body: front-matter title, else the first `# heading`, else the file name. */
 export function pageMetaOf(relativePath: string, data: Record<string, unknown>, body: string): PageMeta {
-  const title = (typeof data.title === 'string' && data.title.trim()) || FIRST_HEADING.exec(body)?.[1] || fileTitle(relativePath)
+  const title = (typeof data.title === 'string' && data.title.trim()) || firstHeading(body) || fileTitle(relativePath)
   return {
     title,
     frontmatter: data,
@@ -70,11 +81,29 @@ function isYamlFrontMatter(content: string): boolean {
   return language === '' || language === 'yaml' || language === 'yml'
 }
 
+// YAML aliases share one value among many places: a few hundred bytes of nested `*alias` lists
+// expand to gigabytes once anything walks them. Front matter that big is not front matter.
+const MAX_FRONT_MATTER_VALUES = 10_000
+
+/** Whether walking `value` (shared parts counted each time they appear) stays under the limit. */
+function isReasonablySized(value: unknown): boolean {
+  let budget = MAX_FRONT_MATTER_VALUES
+  const walk = (item: unknown): boolean => {
+    if (--budget < 0) return false
+    if (Array.isArray(item)) return item.every(walk)
+    if (item !== null && typeof item === 'object' && !(item instanceof Date)) return Object.values(item).every(walk)
+    return true
+  }
+  return walk(value)
+}
+
 function parseFrontmatter(content: string): { data: Record<string, unknown>; body: string } {
   // Front matter in another language (`---js`, `---coffee`) is left as if the page had none.
   if (!isYamlFrontMatter(content)) return { data: {}, body: content }
   try {
     const parsed = matter(content, YAML_ONLY)
+    // Too big to be real (an alias bomb): read the page as if it had no front matter.
+    if (!isReasonablySized(parsed.data)) return { data: {}, body: parsed.content }
     return { data: parsed.data ?? {}, body: parsed.content }
   } catch {
     // Broken YAML: treat the page as having no front matter rather than failing the whole list.

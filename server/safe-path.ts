@@ -3,6 +3,8 @@ import path from 'node:path'
 import { MetaBlogError, isErrnoException } from './errors.js'
 
 const MAX_PATH_LENGTH = 512
+// File systems refuse longer names (in bytes); the temp file beside a page adds its own suffix.
+const MAX_SEGMENT_BYTES = 200
 // Backslash, colon, NUL and other control characters, and any leftover %-encoding.
 const FORBIDDEN_CHARACTERS = /[\\:%\u0000-\u001f\u007f]/
 // Never pages: dependencies. Dot-folders (.vitepress, .git) are refused and skipped too.
@@ -14,7 +16,10 @@ export function isSkippedFolder(name: string): boolean {
 }
 
 export interface SafePath {
-  /** The page path relative to the source dir, with `/`. */
+  /**
+   * The page path relative to the source dir, with `/`. A path through a symlink that stays inside
+   * is given as where it leads, so one page has one name for locks, writes and events.
+   */
   relative: string
   /** The absolute path on disk (the source dir's real path joined with `relative`). */
   absolute: string
@@ -40,6 +45,7 @@ export function checkPagePath(input: unknown): string {
     if (segment.endsWith('.')) reject(input, 'a segment ends in "."')
     if (segment.trim() !== segment) reject(input, 'a segment starts or ends with white space')
     if (SKIPPED_FOLDERS.has(segment.toLowerCase())) reject(input, 'it points into node_modules')
+    if (Buffer.byteLength(segment) > MAX_SEGMENT_BYTES) reject(input, `a file or folder name is longer than ${MAX_SEGMENT_BYTES} bytes`)
   }
   return input
 }
@@ -109,5 +115,13 @@ export async function resolvePagePath(sourceDir: string, input: unknown): Promis
     reject(input, `its symlinks could not be followed (${isErrnoException(error) ? error.code : 'error'})`)
   }
   if (!isInside(root, real)) reject(input, 'it passes through a symlink that leaves the source folder')
-  return { relative, absolute }
+  if (real === absolute) return { relative, absolute }
+  // Through a symlink: where it leads must itself be a page path (not .vitepress/, not a .js file).
+  const canonical = path.relative(root, real).split(path.sep).join('/')
+  try {
+    checkPagePath(canonical)
+  } catch {
+    reject(input, `it passes through a symlink to ${JSON.stringify(canonical.slice(0, 200))}, which is not a page path`)
+  }
+  return { relative: canonical, absolute: real }
 }

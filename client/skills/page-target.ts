@@ -39,8 +39,20 @@ export async function findTargetPath(context: SkillContext, request: PageRequest
   throw new SkillError('ERR_NO_PAGE', `Open the page you want me to ${purpose}, or name it (its title or posts/example.md), then ask again.`)
 }
 
+/** The first `# Title` line's text without closing '#'s; read by hand, as regular expressions for it backtrack badly on long blank runs. */
 function headingTitle(content: string, path: string): string {
-  return /^#\s+(.+?)\s*#*\s*$/m.exec(content)?.[1] ?? path.replace(/^.*\//, '').replace(/\.md$/, '')
+  const line = /^#[ \t]+(\S.*)$/m.exec(content)?.[1]
+  if (line === undefined) return path.replace(/^.*\//, '').replace(/\.md$/, '')
+  const isBlank = (at: number) => line.charCodeAt(at) === 32 || line.charCodeAt(at) === 9
+  let end = line.length
+  while (end > 0 && isBlank(end - 1)) end--
+  let closing = end
+  while (closing > 0 && line.charCodeAt(closing - 1) === 35) closing--
+  if (closing > 0 && closing < end && isBlank(closing - 1)) {
+    end = closing
+    while (end > 0 && isBlank(end - 1)) end--
+  }
+  return line.slice(0, end)
 }
 
 /** Reads the target page; the title and description come from the server's own front-matter parse. */

@@ -14,7 +14,6 @@ export interface ParsedMarkdown {
 
 const QUOTE_PREFIX = /^(?: {0,3}>[ \t]?)+/
 const FENCE = /^(\s*)(`{3,}|~{3,})(.*)$/
-const ATX_HEADING = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/
 const SETEXT_UNDERLINE = /^ {0,3}(=+|-+)[ \t]*$/
 const LIST_ITEM = /^ {0,3}(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)/
 const HTML_RAW = /^ {0,3}<(script|pre|style|textarea)(?:\s|>|$)/i
@@ -25,7 +24,8 @@ const HTML_LONE_TAG = /^ {0,3}(?:<[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?\/?>|<\/[A-Z
 // First characters after which a line needs a closer look (and so its text).
 const NEEDS_TEXT = new Uint8Array(128)
 for (const character of '`~<#=-+*0123456789') NEEDS_TEXT[character.charCodeAt(0)] = 1
-const EXPLICIT_ID = /[ \t]*\{#([^}\s]+)\}[ \t]*$/
+// No blanks before '{': a regular expression starting with `[ \t]*` rescans every run of blanks.
+const EXPLICIT_ID = /\{#([^}\s]+)\}[ \t]*$/
 
 function indentOf(line: string): number {
   let columns = 0
@@ -38,14 +38,42 @@ function indentOf(line: string): number {
   return columns
 }
 
+function isBlank(code: number): boolean {
+  return code === 32 || code === 9
+}
+
+/**
+ * An ATX heading (`## Text ##`): its level and text without the optional closing '#'s. Read by
+ * hand: a regular expression for it backtracks for minutes on a long run of blanks.
+ */
+export function atxHeading(line: string): { level: number; content: string } | null {
+  let at = 0
+  while (at < 3 && line.charCodeAt(at) === 32) at++
+  let level = 0
+  while (line.charCodeAt(at + level) === 35) level++
+  let start = at + level
+  if (level === 0 || level > 6 || (start < line.length && !isBlank(line.charCodeAt(start)))) return null
+  let end = line.length
+  while (end > start && isBlank(line.charCodeAt(end - 1))) end--
+  let closing = end
+  while (closing > start && line.charCodeAt(closing - 1) === 35) closing--
+  if (closing < end && (closing === start || isBlank(line.charCodeAt(closing - 1)))) {
+    end = closing
+    while (end > start && isBlank(line.charCodeAt(end - 1))) end--
+  }
+  while (start < end && isBlank(line.charCodeAt(start))) start++
+  return { level, content: line.slice(start, end) }
+}
+
 const HEADING_MARKUP = /[[`*_~\\]/
 
 /** Heading text as VitePress renders it for the slug: inline code, emphasis and links reduced to their text. */
 function headingText(raw: string): string {
   if (!HEADING_MARKUP.test(raw)) return raw.trim()
   return raw
-    .replace(/!?\[\[([^\]|]*?)(?:\\?\|([^\]]*))?\]\]/g, (_match, target: string, label?: string) => (label ?? target).trim())
-    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
+    // No '[' (or '(') inside: a run of brackets must not make every match rescan the rest.
+    .replace(/!?\[\[([^[\]|]*?)(?:\\?\|([^[\]]*))?\]\]/g, (_match, target: string, label?: string) => (label ?? target).trim())
+    .replace(/!?\[([^[\]]*)\]\([^()]*\)/g, '$1')
     .replace(/`+([^`]*)`+/g, '$1')
     .replace(/(\*\*|__|\*|~~)(.+?)\1/g, '$2')
     .replace(/\\([\\`*_{}[\]()#+\-.!|])/g, '$1')
@@ -161,11 +189,11 @@ export function parseMarkdown(body: string, bodyOffset = 0, bodyLine = 1, fromPa
     else if (previousBlank && indent === 0) inList = false
     previousBlank = false
 
-    const heading = firstCode === 35 /* # */ && indent <= 3 ? ATX_HEADING.exec(line) : null
+    const heading = firstCode === 35 /* # */ && indent <= 3 ? atxHeading(line) : null
     if (heading) {
       flushParagraph()
-      const content = heading[2] ?? ''
-      headings.push(makeHeading(heading[1]!.length, content))
+      const content = heading.content
+      headings.push(makeHeading(heading.level, content))
       const contentStart = quoted ? body.indexOf(content, lineStart) : lineStart + line.indexOf(content)
       scanInline(content, bodyOffset + contentStart, lineNumber, fromPath, links)
       continue

@@ -23,6 +23,8 @@ interface SearchDocument {
 }
 
 export const DEFAULT_SEARCH_LIMIT = 20
+/** Longer queries are cut: nobody types more, and every word of a query costs a walk of the index. */
+export const MAX_QUERY_LENGTH = 200
 
 const EXACT: SearchOptions = {
   boost: { title: 4, headings: 2, tags: 2 },
@@ -96,7 +98,8 @@ export class SearchIndex {
    * Every word must match: as typed, then (if that finds fewer than `limit`) with the last word as
    * a prefix, then (if nothing) with typos in long words. Still nothing: any word may match.
    */
-  search(query: string, limit = DEFAULT_SEARCH_LIMIT): SearchResult[] {
+  search(fullQuery: string, limit = DEFAULT_SEARCH_LIMIT): SearchResult[] {
+    const query = fullQuery.slice(0, MAX_QUERY_LENGTH)
     const terms = tokenizeQuery(query).map(processTerm)
     if (terms.length === 0 || limit <= 0) return []
     let hits = this.engine.search(query, { ...EXACT, combineWith: 'AND' })

@@ -159,6 +159,10 @@ describe('the security gate', () => {
     const plain = await dev.api('/files', { method: 'PUT', body, headers: { 'Content-Type': 'text/plain', 'If-None-Match': '*' } })
     expect(plain.status).toBe(415)
     expect(plain.json.error.code).toBe('ERR_CONTENT_TYPE')
+    // A body on a method that takes none is checked all the same.
+    const deleteWithBody = await dev.api('/files?path=index.md', { method: 'DELETE', body: 'x', headers: { 'Content-Type': 'text/plain', 'If-Match': '"0"' } })
+    expect(deleteWithBody.status).toBe(415)
+    expect(deleteWithBody.json.error.code).toBe('ERR_CONTENT_TYPE')
 
     const huge = await dev.api('/files', {
       method: 'PUT',

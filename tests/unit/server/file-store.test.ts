@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process'
+import { execFileSync, spawn } from 'node:child_process'
 import fs from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
@@ -119,4 +119,39 @@ describe('FileStore', () => {
     await cleaner.removeStaleTempFiles(0)
     expect(await leftovers(site)).toEqual([])
   }, 60_000)
+
+  it('gives a page reached through an in-site symlink one name, so its lock and write queue hold', async () => {
+    await fs.symlink('posts', path.join(site, 'alias'))
+    const { hash } = await store.read('posts/hello.md')
+    locks.acquire('posts/hello.md', 'task-1')
+    await expect(store.write('alias/hello.md', 'other', { ifMatch: hash }, 'task-2')).rejects.toMatchObject({ code: 'ERR_LOCKED' })
+    locks.releaseTask('task-1')
+    // Two writers with the same If-Match, one through each name: exactly one wins.
+    const results = await Promise.allSettled([
+      store.write('posts/hello.md', 'first', { ifMatch: hash }),
+      store.write('alias/hello.md', 'second', { ifMatch: hash }),
+    ])
+    expect(results.map((result) => result.status).sort()).toEqual(['fulfilled', 'rejected'])
+    expect(results.find((result) => result.status === 'fulfilled')).toMatchObject({ value: { path: 'posts/hello.md' } })
+  })
+
+  it('refuses to read or write a named pipe instead of hanging', async () => {
+    execFileSync('mkfifo', [path.join(site, 'posts/pipe.md')])
+    await expect(store.read('posts/pipe.md')).rejects.toMatchObject({ code: 'ERR_BAD_PATH', message: expect.stringContaining('not a regular file') })
+    await expect(store.write('posts/pipe.md', 'x', { ifNoneMatch: '*' })).rejects.toMatchObject({ code: 'ERR_BAD_PATH' })
+    // The file threads are free: an ordinary read still answers.
+    await expect(store.read('posts/hello.md')).resolves.toMatchObject({ path: 'posts/hello.md' })
+  })
+
+  it('answers ERR_BAD_PATH, naming no server folder, when a part of the path is a file', async () => {
+    const error = await store.write('posts/hello.md/child.md', 'x', { ifNoneMatch: '*' }).catch((caught: unknown) => caught)
+    expect(error).toMatchObject({ code: 'ERR_BAD_PATH', message: 'A part of posts/hello.md/child.md is a file, not a folder, so the page cannot be created there.' })
+  })
+
+  it('writes a page whose name is near the file-system limit (the temp file has a short name of its own)', async () => {
+    const name = `posts/${'n'.repeat(197)}.md`
+    await expect(store.write(name, 'long', { ifNoneMatch: '*' })).resolves.toMatchObject({ created: true })
+    expect(await fs.readFile(path.join(site, name), 'utf8')).toBe('long')
+    expect(await leftovers(site)).toEqual([])
+  })
 })

@@ -33,4 +33,29 @@ describe('parsePageMeta', () => {
     expect(fileTitle('guide/index.md')).toBe('guide')
     expect(fileTitle('index.md')).toBe('Home')
   })
+
+  it('reads front matter whose YAML aliases would expand to gigabytes as if it had none', () => {
+    const levels = ['a: &a ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
+    for (let level = 1; level < 9; level++) {
+      const previous = String.fromCharCode(96 + level)
+      levels.push(`${String.fromCharCode(97 + level)}: &${String.fromCharCode(97 + level)} [${Array(9).fill(`*${previous}`).join(', ')}]`)
+    }
+    const content = `---\n${levels.join('\n')}\ntags: *i\naliases: *i\ntitle: Bomb\n---\n# Heading\n`
+    const meta = parsePageMeta('posts/bomb.md', content)
+    expect(meta).toMatchObject({ title: 'Heading', tags: [], aliases: [], frontmatter: {} })
+  })
+
+  it('keeps only plain values in tags and aliases', () => {
+    const meta = parsePageMeta('posts/a.md', '---\ntags: [one, 2, {x: 1}, [nested]]\naliases: [A, true]\n---\n')
+    expect(meta.tags).toEqual(['one', '2'])
+    expect(meta.aliases).toEqual(['A'])
+  })
+
+  it('takes the title from the first heading in linear time, without closing hashes', () => {
+    expect(parsePageMeta('posts/a.md', '# C# in depth ##\n').title).toBe('C# in depth')
+    expect(parsePageMeta('posts/a.md', '#\nnot a heading\n# Real\n').title).toBe('Real')
+    // A regular expression with adjacent blank runs took minutes on this; by hand it is instant.
+    const long = `# a${' '.repeat(200_000)}b\n`
+    expect(parsePageMeta('posts/a.md', long).title).toBe(`a${' '.repeat(200_000)}b`)
+  })
 })

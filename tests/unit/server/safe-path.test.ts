@@ -27,6 +27,10 @@ beforeAll(async () => {
   await fs.symlink('loop-b.md', path.join(site, 'loop-a.md'))
   await fs.symlink('loop-a.md', path.join(site, 'loop-b.md'))
   await fs.symlink('../../site/inner', path.join(site, 'posts', 'round-trip'))
+  await fs.mkdir(path.join(site, '.vitepress'))
+  await fs.symlink('.vitepress', path.join(site, 'cfg'))
+  await fs.writeFile(path.join(site, 'inner', 'notes.txt'), 'not a page')
+  await fs.symlink('inner/notes.txt', path.join(site, 'text.md'))
 })
 
 afterAll(async () => {
@@ -93,8 +97,20 @@ describe('resolvePagePath', () => {
     await expect(resolvePagePath(site, 'posts/linked.md')).rejects.toMatchObject({ code: 'ERR_BAD_PATH' })
   })
 
-  it('allows a symlink that stays inside the site', async () => {
-    await expect(resolvePagePath(site, 'alias/page.md')).resolves.toMatchObject({ relative: 'alias/page.md' })
+  it('allows a symlink that stays inside the site, naming the page by where it leads', async () => {
+    // One page, one name: locks, the write queue and events all see 'inner/page.md'.
+    await expect(resolvePagePath(site, 'alias/page.md')).resolves.toMatchObject({ relative: 'inner/page.md' })
+  })
+
+  it('refuses a symlink inside the site that leads to a reserved folder or a file that is not a page', async () => {
+    await expect(resolvePagePath(site, 'cfg/x.md')).rejects.toMatchObject({ code: 'ERR_BAD_PATH' })
+    await expect(resolvePagePath(site, 'text.md')).rejects.toMatchObject({ code: 'ERR_BAD_PATH' })
+  })
+
+  it('refuses a file name longer than file systems take', () => {
+    expect(checkPagePath(`posts/${'n'.repeat(197)}.md`)).toBe(`posts/${'n'.repeat(197)}.md`)
+    expect(() => checkPagePath(`posts/${'n'.repeat(198)}.md`)).toThrow(/longer than 200 bytes/)
+    expect(() => checkPagePath(`posts/${'文'.repeat(70)}.md`)).toThrow(/longer than 200 bytes/)
   })
 
   it('refuses a dangling page symlink whose target would be outside', async () => {
@@ -112,7 +128,7 @@ describe('resolvePagePath', () => {
   })
 
   it('allows dangling and round-trip symlinks that stay inside', async () => {
-    await expect(resolvePagePath(site, 'inside-dangling.md')).resolves.toMatchObject({ relative: 'inside-dangling.md' })
-    await expect(resolvePagePath(site, 'posts/round-trip/page.md')).resolves.toMatchObject({ relative: 'posts/round-trip/page.md' })
+    await expect(resolvePagePath(site, 'inside-dangling.md')).resolves.toMatchObject({ relative: 'inner/new.md' })
+    await expect(resolvePagePath(site, 'posts/round-trip/page.md')).resolves.toMatchObject({ relative: 'inner/page.md' })
   })
 })
