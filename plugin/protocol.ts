@@ -120,6 +120,8 @@ export interface Checkpoint {
   createdPaths: string[]
   totalSteps: number
   updatedAt: number
+  /** The browser tab running the task: an id kept per tab across reloads, so a reload may resume at once. */
+  owner?: string
 }
 
 export interface CheckpointsResponse {

@@ -14,11 +14,22 @@ export function formatDollars(value: number): string {
   return `$${value.toFixed(value < 0.01 ? 4 : value < 1 ? 3 : 2)}`
 }
 
-/** "1,234 tokens · $0.0012", or "cost unknown" when a call had no known price. */
+/**
+ * "1,234 tokens · $0.0012"; "≥" marks a lower bound when some call had no known price or reported no
+ * usage, and "tokens and cost unknown" is all there is to say when no call reported usage.
+ */
 export function formatCost(cost: CostTotals): string {
-  const tokens = `${formatCount(cost.totalTokens)} token${cost.totalTokens === 1 ? '' : 's'}`
+  if (cost.unknownTokens && cost.totalTokens === 0) return `${formatCount(cost.calls)} model call${cost.calls === 1 ? '' : 's'} · tokens and cost unknown`
+  const tokens = `${cost.unknownTokens ? '≥' : ''}${formatCount(cost.totalTokens)} token${cost.totalTokens === 1 ? '' : 's'}`
   if (!cost.unknownCost) return `${tokens} · ${formatDollars(cost.cost)}`
   return cost.cost > 0 ? `${tokens} · ≥${formatDollars(cost.cost)} (some cost unknown)` : `${tokens} · cost unknown`
+}
+
+/** Why a total is incomplete, for a tooltip; null when it is complete. */
+export function explainCost(cost: CostTotals): string | null {
+  if (cost.unknownTokens) return 'The model server did not report token usage for some calls, so their tokens and cost are unknown.'
+  if (cost.unknownCost) return 'No price is known for the model used, so its cost is not included.'
+  return null
 }
 
 /** "just now", "5 min ago", "3 h ago", "2 days ago". */

@@ -4,15 +4,18 @@ import type { MetaBlogApi } from '../api/metablog-api'
 import { createEventBus, type EventBus, type MetaBlogEvents } from '../event-bus'
 import { Approvals, type ApprovalMode } from './approvals'
 import { createPlainChatState } from './chat-state'
+import { HEARTBEAT_MS, RUNNING_ELSEWHERE_MS, savedRecently } from './checkpoint-saver'
+import { currentTabId } from './tab-id'
 import { CostTracker } from './cost-tracker'
 import { classifyWithModel } from './classify'
 import { describeFailure } from './failure'
-import { IntentRouter, shouldAskUser, type RouteContext } from './intent-router'
+import { unknownCommandNote } from './intent-commands'
+import { IntentRouter, missingDetail, shouldAskUser, type IntentParse, type RouteContext } from './intent-router'
 import { createLogger, type Logger } from './logger'
-import { BUSY, HELP, messageId, pushNote } from './messages'
+import { BUSY, HELP, STOPPED, messageId, pushNote } from './messages'
 import { ModelStatus } from './model-status'
 import { findCheckpoint, previewResume, resumableTask, ResumeRefusedError, type ResumePreview } from './resume'
-import { DEFAULT_WATCHDOG_MS, StateMachine, type AgentState } from './state-machine'
+import { DEFAULT_WATCHDOG_MS, FINAL_STATES, StateMachine, type AgentState } from './state-machine'
 import { runToOutcome, showFailure } from './task-outcome'
 import { TaskRun, type TaskHost } from './task-run'
 import type { ApprovalDecision, ChatState, ConflictDecision, Skill, TaskInputs, TaskRecord } from './types'
@@ -34,6 +37,8 @@ export interface AgentRuntimeOptions {
   logger?: Logger
   approvalMode?: ApprovalMode
   watchdogMs?: number
+  /** This browser tab's id (default: kept in sessionStorage, so it survives reloads). */
+  tabId?: string
 }
 
 /** The agent behind the orb: understands a request, runs the skill for it, and can stop or resume it. */
@@ -44,6 +49,7 @@ export class AgentRuntime {
   readonly costs = new CostTracker()
   readonly history: TaskRecord[] = []
   readonly watchdogMs: number
+  readonly tabId: string
   private readonly api: MetaBlogApi
   private readonly llm: OpenAI | null
   private readonly skills = new Map<string, Skill>()
@@ -51,9 +57,11 @@ export class AgentRuntime {
   private readonly router: IntentRouter
   private readonly approvals: Approvals
   private active: TaskRun | null = null
-  /** The request being understood, before its task starts: Stop aborts its classification. */
-  private understanding: AbortController | null = null
+  /** A request being understood or a resume being checked, before its task starts: Stop cancels it. */
+  private starting: AbortController | null = null
   private initializing: Promise<void> | null = null
+  /** Looks at the resumable tasks again once one that seemed to run in another tab can no longer be. */
+  private recheck: ReturnType<typeof setTimeout> | undefined
   private readonly status: ModelStatus
 
   constructor(options: AgentRuntimeOptions) {
@@ -65,11 +73,12 @@ export class AgentRuntime {
     this.logger = options.logger ?? createLogger()
     for (const skill of options.skills ?? []) this.registerSkill(skill)
     this.watchdogMs = options.watchdogMs ?? DEFAULT_WATCHDOG_MS
+    this.tabId = options.tabId ?? currentTabId()
     this.machine = new StateMachine({
       watchdogMs: this.watchdogMs,
       onStuck: () => {
         const reason = new DOMException('The task stopped making progress.', 'TimeoutError')
-        this.understanding?.abort(reason)
+        this.starting?.abort(reason)
         this.active?.controller.abort(reason)
       },
     })
@@ -81,7 +90,10 @@ export class AgentRuntime {
     })
     this.approvals = new Approvals(this.state, this.machine, options.approvalMode ?? 'ask')
     this.router = new IntentRouter({
-      classify: (text, context) => (this.llm && this.status.ready ? classifyWithModel(this.llm, text, context, this.understanding?.signal) : undefined),
+      classify: (text, context) =>
+        this.llm && this.status.ready
+          ? classifyWithModel(this.llm, text, context, this.starting?.signal, { costs: this.costs, logger: this.logger, model: this.status.current?.model ?? 'unknown' })
+          : undefined,
     })
     this.costs.subscribe(({ session }) => this.state.setSessionCost(session))
   }
@@ -124,8 +136,16 @@ export class AgentRuntime {
   async refreshResumable(): Promise<Checkpoint[]> {
     try {
       const { checkpoints } = await this.api.listCheckpoints()
-      const resumable = checkpoints.filter((checkpoint) => checkpoint.taskId !== this.active?.taskId)
+      const now = Date.now()
+      const elsewhere = checkpoints.filter((checkpoint) => this.runningElsewhere(checkpoint, now))
+      const resumable = checkpoints.filter((checkpoint) => checkpoint.taskId !== this.active?.taskId && !elsewhere.includes(checkpoint))
       this.state.setResumable(resumable.map(resumableTask))
+      // A task cut off by a closed tab looks alive for a few seconds: look again once it cannot be.
+      clearTimeout(this.recheck)
+      if (elsewhere.length > 0) {
+        const wait = Math.min(RUNNING_ELSEWHERE_MS, ...elsewhere.map((checkpoint) => checkpoint.updatedAt + RUNNING_ELSEWHERE_MS - now))
+        this.recheck = setTimeout(() => void this.refreshResumable(), wait)
+      }
       return resumable
     } catch (error) {
       this.logger.log('agent.error', { where: 'checkpoints', message: (error as Error).message }, 'warn')
@@ -133,23 +153,30 @@ export class AgentRuntime {
     }
   }
 
+  /** Probably running in another tab: its heartbeat is recent and neither this tab nor this page ran it. */
+  private runningElsewhere(checkpoint: Checkpoint, now = Date.now()): boolean {
+    if (checkpoint.owner === this.tabId) return false
+    const ranHere = checkpoint.taskId === this.active?.taskId || this.history.some((record) => record.taskId === checkpoint.taskId)
+    return !ranHere && savedRecently(checkpoint, now)
+  }
+
   /** Understands the author's request and runs the matching skill to its end. */
   async processInput(text: string, context: RouteContext = {}): Promise<TaskRecord | null> {
     this.state.pushMessage({ id: messageId('user'), kind: 'user', text, selection: context.selectedText, file: context.currentFile })
     this.logger.log('agent.input.received', { text, currentFile: context.currentFile, selectedText: context.selectedText })
     // Checked before the first await, so two quick sends cannot both start a task.
-    if (this.active || this.understanding) {
+    if (this.active || this.starting) {
       pushNote(this.state, BUSY)
       return null
     }
-    const understanding = (this.understanding = new AbortController())
+    const understanding = (this.starting = new AbortController())
     let parse
     try {
       this.machine.transition('UNDERSTANDING')
       await this.initialize()
       parse = await this.router.route(text, context)
     } finally {
-      this.understanding = null
+      this.starting = null
     }
     // Stopped, or stuck, while the request was being understood: a late answer starts nothing.
     if (understanding.signal.aborted || this.machine.state !== 'UNDERSTANDING') {
@@ -158,22 +185,31 @@ export class AgentRuntime {
     }
     this.logger.log('agent.intent.parsed', { intent: parse.intent, confidence: parse.confidence, source: parse.source })
     const skill = [...this.skills.values()].find((candidate) => candidate.intents.includes(parse.intent))
-    const unclear = parse.intent === 'help' || !skill || shouldAskUser(parse)
-    if (unclear || (skill.needsModel && !this.status.ready)) {
-      if (!unclear) this.showSetup()
-      else pushNote(this.state, parse.intent === 'help' ? HELP : `I'm not sure what you'd like me to do. ${HELP}`)
+    if (this.answerInstead(parse, skill)) {
       this.machine.transition('IDLE')
       return null
     }
     const inputs: TaskInputs = { text, intent: parse.intent, params: parse.params, currentFile: context.currentFile, selectedText: context.selectedText }
-    return this.runTask(skill, inputs)
+    return this.runTask(skill!, inputs)
   }
 
-  /** Stops the request being understood, or the running task at once: CANCELLED, locks released, checkpoint kept for a resume. */
+  /** Help, a guess too unsure to act on, a skill without its model, a request without its topic: a reply, not a task. */
+  private answerInstead(parse: IntentParse, skill: Skill | undefined): boolean {
+    const question = missingDetail(parse)
+    const unknownCommand = parse.params.unknownCommand
+    if (parse.intent === 'help') pushNote(this.state, unknownCommand === undefined ? HELP : `${unknownCommandNote(unknownCommand)}\n\n${HELP}`)
+    else if (!skill || shouldAskUser(parse)) pushNote(this.state, `I'm not sure what you'd like me to do. ${HELP}`)
+    else if (skill.needsModel && !this.status.ready) this.showSetup()
+    else if (question !== undefined) pushNote(this.state, question)
+    else return false
+    return true
+  }
+
+  /** Stops the request being understood, the resume being checked, or the running task at once: CANCELLED, locks released, checkpoint kept for a resume. */
   abort(taskId?: string): boolean {
     const run = this.active
-    // Before its task starts, a request stops through its classification's controller.
-    const controller = run ? run.controller : taskId ? null : this.understanding
+    // Before its task starts, a request or a resume stops through its own controller (the caller may still show the last task's id).
+    const controller = run ? run.controller : this.starting
     if (!controller || (run && taskId && run.taskId !== taskId)) return false
     controller.abort(new DOMException('Stopped by the author.', 'AbortError'))
     if (this.machine.can('CANCELLED')) this.machine.transition('CANCELLED', 'stopped')
@@ -189,11 +225,27 @@ export class AgentRuntime {
 
   /** Resumes an interrupted task at its first unfinished step; a risky resume needs `confirmed`. */
   async resumeTask(taskId: string, options: { confirmed?: boolean } = {}): Promise<TaskRecord | null> {
-    await this.initialize()
-    const checkpoint = await findCheckpoint(this.api, this.skills, taskId)
-    const preview = await previewResume(this.api, checkpoint, this.skills)
+    // Checked before the first await, so Stop during the checks below cancels the resume.
+    if (this.active || this.starting) throw new Error(BUSY)
+    const starting = (this.starting = new AbortController())
+    let checkpoint: Checkpoint
+    let preview: ResumePreview
+    try {
+      await this.initialize()
+      checkpoint = await findCheckpoint(this.api, this.skills, taskId)
+      preview = await previewResume(this.api, checkpoint, this.skills)
+    } finally {
+      this.starting = null
+    }
+    if (starting.signal.aborted) {
+      pushNote(this.state, STOPPED, taskId)
+      await this.refreshResumable()
+      return null
+    }
+    if (this.runningElsewhere(checkpoint)) {
+      throw new Error(`"${checkpoint.title}" is still running in another tab. Stop it there; if that tab was closed, resume it again in a few seconds.`)
+    }
     if (preview.risk === 'high' && !options.confirmed) throw new ResumeRefusedError(preview)
-    if (this.active || this.understanding) throw new Error(BUSY)
     const skill = this.skills.get(checkpoint.skill)!
     if (skill.needsModel && !this.status.ready) {
       this.showSetup()
@@ -218,15 +270,25 @@ export class AgentRuntime {
     const run = new TaskRun(this.host(), skill, inputs, checkpoint)
     this.active = run
     const { api, machine, bus, logger, costs, state, watchdogMs } = this
+    // Saved while the task runs, even when it waits for the author, so other tabs see it is alive.
+    let heartbeats = 0
+    const heartbeat = setInterval(() => {
+      if (FINAL_STATES.includes(machine.state)) return
+      heartbeats++
+      void run.saveCheckpoint()
+    }, HEARTBEAT_MS)
     let outcome: TaskRecord['outcome']
     try {
       outcome = await runToOutcome({ api, machine, bus, logger, costs, state, watchdogMs }, run, Boolean(checkpoint))
     } finally {
+      clearInterval(heartbeat)
       this.active = null
       this.state.setProgress(null)
       // Again at the end: a lock renewal in flight when the task was stopped may have landed after abort() released.
       await this.api.releaseLocks(run.taskId).catch(() => undefined)
     }
+    // A heartbeat sent as the task completed may have landed after its checkpoint was deleted.
+    if (outcome === 'COMPLETED' && heartbeats > 0) await run.discardCheckpoint()
     const record: TaskRecord = { taskId: run.taskId, skill: skill.name, title: run.title, outcome, finishedAt: Date.now() }
     this.history.splice(0, this.history.push(record) - HISTORY_LIMIT)
     await this.refreshResumable()
@@ -246,6 +308,7 @@ export class AgentRuntime {
       logger: this.logger,
       state: this.state,
       bus: this.bus,
+      tabId: this.tabId,
       touch: () => this.machine.touch(),
       approve: (taskId, proposal, signal) => this.approvals.approve(taskId, proposal, signal),
       resolveConflict: (taskId, path, summary, signal) => this.approvals.resolveConflict(taskId, path, summary, signal),

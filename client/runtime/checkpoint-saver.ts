@@ -2,6 +2,17 @@ import type { Checkpoint } from '../../plugin/protocol'
 
 export type CheckpointData = Omit<Checkpoint, 'updatedAt'>
 
+/** A running task saves its checkpoint at least this often (its heartbeat), so other tabs can tell it is alive. */
+export const HEARTBEAT_MS = 5_000
+
+/** A checkpoint saved this recently (within three heartbeats) may belong to a task still running in another tab. */
+export const RUNNING_ELSEWHERE_MS = 15_000
+
+/** Whether the checkpoint's task may still be running somewhere: it was saved within RUNNING_ELSEWHERE_MS. */
+export function savedRecently(checkpoint: Pick<Checkpoint, 'updatedAt'>, now: number): boolean {
+  return now - checkpoint.updatedAt < RUNNING_ELSEWHERE_MS
+}
+
 /**
  * Saves a task's checkpoints in order. One save runs at a time and at most one waits behind it,
  * taking the latest state when it starts, so a slow server never builds a queue of stale snapshots

@@ -18,14 +18,17 @@ export interface CostTotals {
   cost: number
   /** True when at least one call had no known price, so `cost` is a lower bound. */
   unknownCost: boolean
+  /** True when at least one call reported no usage, so the token counts are a lower bound too. */
+  unknownTokens: boolean
   calls: number
 }
 
+/** One model call; null tokens mean the provider reported no usage, a null cost that the price is unknown. */
 export interface UsageRecord {
   taskId: string
   model: string
-  promptTokens: number
-  completionTokens: number
+  promptTokens: number | null
+  completionTokens: number | null
   cost: number | null
 }
 
@@ -44,7 +47,7 @@ export interface CostTrackerOptions {
 export const KEPT_TASKS = 50
 
 export function emptyCost(): CostTotals {
-  return { promptTokens: 0, completionTokens: 0, totalTokens: 0, cost: 0, unknownCost: false, calls: 0 }
+  return { promptTokens: 0, completionTokens: 0, totalTokens: 0, cost: 0, unknownCost: false, unknownTokens: false, calls: 0 }
 }
 
 export function addCosts(first: CostTotals, second: CostTotals): CostTotals {
@@ -54,6 +57,7 @@ export function addCosts(first: CostTotals, second: CostTotals): CostTotals {
     totalTokens: first.totalTokens + second.totalTokens,
     cost: first.cost + second.cost,
     unknownCost: first.unknownCost || second.unknownCost,
+    unknownTokens: first.unknownTokens || second.unknownTokens,
     calls: first.calls + second.calls,
   }
 }
@@ -64,8 +68,18 @@ function count(value: unknown): number {
 }
 
 function totalsOf(record: UsageRecord): CostTotals {
-  const { promptTokens, completionTokens, cost } = record
-  return { promptTokens, completionTokens, totalTokens: promptTokens + completionTokens, cost: cost ?? 0, unknownCost: cost === null, calls: 1 }
+  const promptTokens = record.promptTokens ?? 0
+  const completionTokens = record.completionTokens ?? 0
+  const { cost } = record
+  return {
+    promptTokens,
+    completionTokens,
+    totalTokens: promptTokens + completionTokens,
+    cost: cost ?? 0,
+    unknownCost: cost === null,
+    unknownTokens: record.promptTokens === null,
+    calls: 1,
+  }
 }
 
 export class CostTracker {
@@ -87,11 +101,14 @@ export class CostTracker {
     return priceFor(model, this.prices)
   }
 
-  /** Adds one model call to its task and to the session, and returns it with its cost worked out. */
-  record(taskId: string, model: string, usage: TokenUsage): UsageRecord {
-    const promptTokens = count(usage.promptTokens)
-    const completionTokens = count(usage.completionTokens)
-    const record: UsageRecord = { taskId, model, promptTokens, completionTokens, cost: this.costOf(model, usage) }
+  /**
+   * Adds one model call to its task and to the session, and returns it with its cost worked out.
+   * `usage` is null when the provider reported none: the call still counts, with unknown tokens and cost.
+   */
+  record(taskId: string, model: string, usage: TokenUsage | null): UsageRecord {
+    const record: UsageRecord = usage
+      ? { taskId, model, promptTokens: count(usage.promptTokens), completionTokens: count(usage.completionTokens), cost: this.costOf(model, usage) }
+      : { taskId, model, promptTokens: null, completionTokens: null, cost: null }
 
     const task = addCosts(this.tasks.get(taskId) ?? emptyCost(), totalsOf(record))
     // Re-inserting moves the task to the end, so the oldest task is the first key.

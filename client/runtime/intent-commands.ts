@@ -56,3 +56,38 @@ export function matchCommand(text: string, context: RouteContext): IntentMatch |
 }
 
 export const COMMAND_NAMES: readonly string[] = Object.keys(COMMANDS)
+
+/** A typo this many edits away from a command still gets a suggestion. */
+const MAX_TYPO_EDITS = 2
+
+/** Single-letter inserts, deletes and replacements that turn `from` into `to` (Levenshtein). */
+function editDistance(from: string, to: string): number {
+  let previous = Array.from({ length: to.length + 1 }, (_, column) => column)
+  for (let row = 1; row <= from.length; row++) {
+    const current = [row]
+    for (let column = 1; column <= to.length; column++) {
+      const replace = previous[column - 1]! + (from[row - 1] === to[column - 1] ? 0 : 1)
+      current[column] = Math.min(previous[column]! + 1, current[column - 1]! + 1, replace)
+    }
+    previous = current
+  }
+  return previous[to.length]!
+}
+
+/** The command a typo most likely meant ("delte" → "delete"); none when every command is too far off. */
+export function closestCommand(name: string): string | undefined {
+  let best: string | undefined
+  // Fewer edits than letters: "ok" is not a typo of "ask".
+  let bestDistance = Math.min(MAX_TYPO_EDITS, name.length - 1) + 1
+  for (const command of COMMAND_NAMES) {
+    const distance = editDistance(name.toLowerCase(), command)
+    if (distance < bestDistance) [best, bestDistance] = [command, distance]
+  }
+  return best
+}
+
+/** What to say before the help when `/name` is not a command. */
+export function unknownCommandNote(name: string): string {
+  const suggestion = closestCommand(name)
+  return `\`/${name}\` isn't a command.${suggestion ? ` Did you mean \`/${suggestion}\`?` : ''}`
+}

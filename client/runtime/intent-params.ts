@@ -33,7 +33,7 @@ export function findPath(text: string): string | undefined {
 const THIS_PAGE_EN = /^(?:(?:this|the current|current|my current)\s*(?:blog\s+)?(?:post|article|page|draft|note|one)?|it|here)$/i
 const THIS_PAGE_ZH = /^(?:这|这篇|这个|本|当前|本篇|这一)(?:篇|个)?(?:文章|博客|博文|页面|帖子|笔记)?(?:的内容)?$/u
 const HINT_EN = /^(?:the|my|that)?\s*(?:blog\s+)?(?:post|article|page|draft|note|piece)\s+(?:about|on|called|titled|named|regarding)\s+(.+)$/i
-const HINT_ZH = /^(?:那篇|一下|下)?(?:关于)?(.+?)的?(?:那篇)?(?:文章|博客|博文|帖子|笔记)$/u
+const HINT_ZH = /^(?:那篇|一下|下)?(?:关于|有关|名为|叫做?|标题是|题为)?(.+?)的?(?:那篇)?(?:文章|博客|博文|帖子|笔记)$/u
 const TITLE_ZH = /《([^》]+)》/u
 
 export type TargetKind = 'path' | 'current' | 'hint' | 'none'

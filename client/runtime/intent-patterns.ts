@@ -25,10 +25,19 @@ function targetConfidence(target: Target): number {
 
 // --- delete_article -------------------------------------------------------------------------
 
+// "Delete the post" means the whole page only when the noun is followed by nothing, a path, a quoted
+// title (its closing quote may have been trimmed) or a connector like "about"/"名为". "The post's intro",
+// "the page title", "文章的最后一段" and "文章里的广告" name a part of the page: the edit rule gets those.
+const WHOLE_PAGE_END = String.raw`(?=\s*:?\s*(?:\S+\.md|(?!['’]s\b)[《"“‘'「『][^》"”’'」』]+[》"”’'」』]?)?$)`
+const PAGE_NOUN_ZH = '(?:这篇|那篇|这个)?(?:文章|博客|博文|帖子|页面)'
+
 const DELETE = [
-  new RegExp(String.raw`${POLITE_EN}(?:delete|remove|trash)\s+(?:(?:the|my|this|that)\s+)?(?:blog\s+)?(?:post|article|page|draft)\b\s*(?:(?:about|on|called|titled|named)\s+)?(.*)$`, 'i'),
-  new RegExp(String.raw`${POLITE_EN}(?:delete|remove|trash)\s+(?=\S+\.md\b)(.*)$`, 'i'),
-  new RegExp(String.raw`${POLITE_ZH}(?:删除|删掉|移除)掉?\s*(?:(?:这篇|那篇|这个)?(?:文章|博客|博文|帖子|页面)|(?=《|\S+\.md|.*(?:文章|博客|博文)$))(.*)$`, 'u'),
+  new RegExp(String.raw`${POLITE_EN}(?:delete|remove|trash)\s+(?:(?:the|my|this|that)\s+)?(?:blog\s+)?(?:post|article|page|draft)\b(?:\s+(?:about|on|called|titled|named)\s+|${WHOLE_PAGE_END})\s*(.*)$`, 'i'),
+  new RegExp(String.raw`${POLITE_EN}(?:delete|remove|trash)\s+(\S+\.md)$`, 'i'),
+  new RegExp(
+    String.raw`${POLITE_ZH}(?:删除|删掉|移除)掉?\s*(?:${PAGE_NOUN_ZH}(?:\s*(?:关于|有关|叫做?|名为|标题是|题为)|${WHOLE_PAGE_END})|${WHOLE_PAGE_END}(?=\S)|(?!${PAGE_NOUN_ZH}[的里中])(?=.*(?:文章|博客|博文)$))\s*(.*)$`,
+    'u',
+  ),
 ]
 
 const deleteArticle: Rule = (text, context) => {
@@ -79,9 +88,13 @@ const WRITE_EN = new RegExp(
   'i',
 )
 const WRITE_ABOUT_EN = new RegExp(String.raw`${POLITE_EN}write\s+(?:something\s+)?(?:about|on)\s+(.+)$`, 'i')
-const WRITE_ZH = new RegExp(String.raw`${POLITE_ZH}(?:帮我|给我)?(?:写|撰写|起草|创作)(?:一篇|一个|一份|篇|个)?(.*?)(短文|长文|文章|博客|博文|帖子|随笔)(.*)$`, 'u')
+const WRITE_ZH_VERB = String.raw`${POLITE_ZH}(?:帮我|给我)?(?:写|撰写|起草|创作)(?:一篇|一个|一份|篇|个)?`
+const NOUN_ZH = '(短文|长文|文章|博客|博文|帖子|随笔)'
+const WRITE_ZH = new RegExp(String.raw`${WRITE_ZH_VERB}(.*?)${NOUN_ZH}(.*)$`, 'u')
+// "写一篇关于如何写博客的文章": the topic holds a noun of its own.
+const WRITE_ZH_LAST_NOUN = new RegExp(String.raw`${WRITE_ZH_VERB}(.*)${NOUN_ZH}(.*)$`, 'u')
 const TOPIC_BEFORE_ZH = /^(?:关于|有关|讲|介绍|谈谈|聊聊)?(.+?)(?:相关)?的?$/u
-const TOPIC_AFTER_ZH = /^[,\s]*(?:主题是|题目是|标题是|关于|介绍一下|介绍|讲讲|讲|谈谈|聊聊)\s*(.+)$/u
+const TOPIC_AFTER_ZH = /^[,\s]*(?::|主题是|题目是|标题是|关于|介绍一下|介绍|讲讲|讲|谈谈|聊聊)[\s:]*(.+)$/u
 
 const writeArticle: Rule = (text) => {
   const { rest, ...modifiers } = extractModifiers(text)
@@ -92,10 +105,13 @@ const writeArticle: Rule = (text) => {
     takeAdjectives(english[1] ?? '', modifiers)
     topic = english[2]
   } else if (chinese) {
-    const before = takeAdjectives((chinese[1] ?? '').trim(), modifiers)
-    if (chinese[2] === '短文') modifiers.length ??= 'short'
-    if (chinese[2] === '长文') modifiers.length ??= 'long'
-    topic = TOPIC_AFTER_ZH.exec(chinese[3] ?? '')?.[1] ?? TOPIC_BEFORE_ZH.exec(before)?.[1]
+    // Words before the first noun start the topic, which may hold a noun itself: it runs to the last one.
+    const startsTopic = takeAdjectives((chinese[1] ?? '').trim(), modifiers) !== ''
+    const [, before = '', noun, after = ''] = startsTopic ? WRITE_ZH_LAST_NOUN.exec(rest)! : chinese
+    const leftover = takeAdjectives(before.trim(), modifiers)
+    if (noun === '短文') modifiers.length ??= 'short'
+    if (noun === '长文') modifiers.length ??= 'long'
+    topic = TOPIC_AFTER_ZH.exec(after)?.[1] ?? TOPIC_BEFORE_ZH.exec(leftover)?.[1]
   } else {
     topic = WRITE_ABOUT_EN.exec(rest)?.[1]
     if (topic === undefined) return undefined
@@ -130,7 +146,8 @@ const EDIT_VERBS_EN = [
   // After the delete rule: "delete the second paragraph" names no page, so it edits one.
   String.raw`(?:remove|delete|cut|drop)\s+(?:the|this|that|these|all)\b`,
 ]
-const EDIT_VERBS_ZH = '改得|改成|改为|修改|润色|改写|重写|翻译|精简|缩短|扩写|扩充|校对|纠正|修正|优化|简化|调整'
+// 删除… comes after the delete rule too: "删除最后一段" names no page, so it edits one.
+const EDIT_VERBS_ZH = '删除|删掉|删去|去掉|移除|改得|改成|改为|修改|润色|改写|重写|翻译|精简|缩短|扩写|扩充|校对|纠正|修正|优化|简化|调整'
 
 const EDIT = [
   new RegExp(`${POLITE_EN}(?:${EDIT_VERBS_EN.join('|')})`, 'i'),

@@ -36,6 +36,15 @@ export function shouldAskUser(parse: IntentParse): boolean {
   return parse.confidence < CONFIDENCE_FLOOR
 }
 
+/** The question to ask when a request lacks what its skill cannot guess (a topic, a query), else undefined. */
+export function missingDetail(parse: IntentParse): string | undefined {
+  const { topic, query } = parse.params
+  if (parse.intent === 'write_article' && topic === undefined) return 'What should the post be about? For example: /write a guide to ETags'
+  if (parse.intent === 'research' && query === undefined) return 'What should I look for in your posts? For example: /research caching'
+  if (parse.intent === 'answer_question' && query === undefined) return 'What would you like to know? For example: /ask which posts mention ETags'
+  return undefined
+}
+
 export class IntentRouter {
   private readonly classify: ClassifyFunction | undefined
   private readonly cache: LruCache<string, IntentParse>

@@ -1,8 +1,23 @@
 import type OpenAI from 'openai'
+import type { CompletionUsage } from 'openai/resources'
 import { streamChat } from '../api/stream-chat'
 import type { CostTracker } from './cost-tracker'
 import type { Logger } from './logger'
 import type { ModelPort, ModelRequest } from './types'
+
+/** Where model calls are counted: the tracker and log they go to, and the model they are priced as. */
+export interface UsageMeter {
+  costs: CostTracker
+  logger: Logger
+  model: string
+}
+
+/** Records one finished call; without usage from the provider it still counts, with unknown tokens and cost. */
+export function recordCall(meter: UsageMeter, taskId: string, usage: CompletionUsage | null, started: number): void {
+  const tokens = usage && { promptTokens: usage.prompt_tokens, completionTokens: usage.completion_tokens }
+  const record = meter.costs.record(taskId, meter.model, tokens)
+  meter.logger.log('agent.llm.called', { ...record, ms: Date.now() - started })
+}
 
 /** The model for one task: streams through the gateway and records every call's usage and cost. */
 export function createModelPort(options: {
@@ -13,11 +28,12 @@ export function createModelPort(options: {
   costs: CostTracker
   logger: Logger
 }): ModelPort {
-  const { client, model, taskId, signal, costs, logger } = options
+  const { client, model, taskId, signal } = options
   return {
     model,
     async complete(request: ModelRequest, handlers = {}) {
       let text = ''
+      let usage: CompletionUsage | null = null
       const started = Date.now()
       for await (const event of streamChat(
         client,
@@ -28,13 +44,10 @@ export function createModelPort(options: {
           text += event.text
           handlers.onText?.(event.text, text)
         } else if (event.type === 'usage') {
-          const record = costs.record(taskId, model, {
-            promptTokens: event.usage.prompt_tokens,
-            completionTokens: event.usage.completion_tokens,
-          })
-          logger.log('agent.llm.called', { ...record, ms: Date.now() - started })
+          usage = event.usage
         }
       }
+      recordCall(options, taskId, usage, started)
       return text
     },
   }

@@ -33,6 +33,18 @@ export function resumableTask({ taskId, skill, title, steps, totalSteps, updated
 }
 
 /**
+ * The pages a pending step would change: the ones the task read (their hashes are in the checkpoint)
+ * and did not create. Before it read any, the page it was asked about.
+ */
+function targetPages(checkpoint: Checkpoint, inputs: TaskInputs): string[] {
+  const read = Object.keys(checkpoint.expectedHashes).filter((path) => !checkpoint.createdPaths.includes(path))
+  if (read.length > 0) return read
+  const { path, pageHint } = inputs.params ?? {}
+  const asked = path ?? (pageHint ? `the page that matches “${pageHint}”` : inputs.currentFile)
+  return asked && !checkpoint.createdPaths.includes(asked) ? [asked] : []
+}
+
+/**
  * What a resume would do, like a careful operator checks before restarting a job: the risk is
  * high when a page changed since the checkpoint, or a pending step would replace a page the task
  * did not create.
@@ -48,10 +60,11 @@ export async function previewResume(api: MetaBlogApi, checkpoint: Checkpoint, sk
     else if (hash !== expected && hash !== checkpoint.pendingHashes?.[path]) reasons.push(`${path} changed since the task stopped`)
   }
   const inputs = checkpoint.inputs as unknown as TaskInputs
-  const target = inputs.params?.path ?? inputs.currentFile
   const pending = skill.steps.filter((step) => !done.has(step.id))
-  if (target && !checkpoint.createdPaths.includes(target) && pending.some((step) => (typeof step.writesExistingPage === 'function' ? step.writesExistingPage(inputs) : step.writesExistingPage))) {
-    reasons.push(`it will replace ${target}, which this task did not create`)
+  if (pending.some((step) => (typeof step.writesExistingPage === 'function' ? step.writesExistingPage(inputs) : step.writesExistingPage))) {
+    const pages = targetPages(checkpoint, inputs)
+    const verb = inputs.intent === 'delete_article' ? 'delete' : 'replace'
+    if (pages.length > 0) reasons.push(`it will ${verb} ${pages.join(', ')}, which this task did not create`)
   }
   return {
     taskId: checkpoint.taskId,

@@ -14,6 +14,8 @@ export interface TaskHost {
   logger: Logger
   state: ChatState
   bus: EventBus<MetaBlogEvents>
+  /** The tab running the task, recorded in its checkpoints. */
+  tabId: string
   touch(): void
   approve(taskId: string, proposal: Proposal, signal: AbortSignal): Promise<ApprovalDecision>
   resolveConflict(taskId: string, path: string, summary: string, signal: AbortSignal): Promise<ConflictDecision>

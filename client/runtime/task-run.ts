@@ -3,6 +3,7 @@ import { errorCode, type ClientError } from '../api/errors'
 import type { MetaBlogApi } from '../api/metablog-api'
 import { CheckpointSaver, type CheckpointData } from './checkpoint-saver'
 import { hashText } from './hash'
+import { messageId } from './messages'
 import { createModelPort } from './model-port'
 import { createTaskId, type TaskHost } from './task-host'
 import type { Skill, SkillContext, TaskInputs } from './types'
@@ -25,6 +26,7 @@ export class TaskRun {
   private readonly pendingHashes: Record<string, string>
   private readonly createdPaths: string[]
   private readonly saver: CheckpointSaver
+  /** This run's reply: a resumed task gets a new one, its earlier run's reply may still be in the conversation. */
   private replyId: string | null = null
   private saveFailureNoted = false
   private stepIndex = 0
@@ -70,6 +72,7 @@ export class TaskRun {
       pendingHashes: this.pendingHashes,
       createdPaths: this.createdPaths,
       totalSteps: this.skill.steps.length,
+      owner: this.host.tabId,
     }
   }
 
@@ -88,7 +91,7 @@ export class TaskRun {
     if (this.saveFailureNoted) return
     this.saveFailureNoted = true
     this.host.state.pushMessage({
-      id: `${this.taskId}-checkpoint-failed`,
+      id: messageId(`${this.taskId}-checkpoint-failed`),
       kind: 'assistant',
       taskId: this.taskId,
       text: `I could not save this task's progress (${error.message}). If the task stops now, a resume starts from the last step that was saved.`,
@@ -206,7 +209,7 @@ export class TaskRun {
       saveCheckpoint: () => this.saveCheckpoint(),
       say: (markdown) => this.say(markdown),
       replyStream: () => {
-        const id = `${this.taskId}-reply-${Date.now().toString(36)}`
+        const id = messageId(`${this.taskId}-reply`)
         let text = ''
         host.state.pushMessage({ id, kind: 'assistant', taskId: this.taskId, text, streaming: true })
         return {
@@ -235,7 +238,7 @@ export class TaskRun {
 
   private say(markdown: string): void {
     if (this.replyId === null) {
-      this.replyId = `${this.taskId}-say`
+      this.replyId = messageId(`${this.taskId}-say`)
       this.host.state.pushMessage({ id: this.replyId, kind: 'assistant', taskId: this.taskId, text: markdown, streaming: false })
       return
     }

@@ -1,4 +1,5 @@
-// The write skill's content step: the post streams into its draft page, which is saved as it grows.
+// The write skill's content steps: the post streams into its draft page, which is saved as it grows,
+// then the finished draft is saved (asking the author if they edited it meanwhile).
 import { errorCode } from '../api/errors'
 import type { SkillContext } from '../runtime/types'
 import { composeFrontMatter, stripFrontMatter, today } from './markdown'
@@ -21,8 +22,11 @@ export interface Draft {
 export interface Content {
   /** The model's text as it streamed; pages get it sanitized. */
   body: string
+}
+
+export interface SavedDraft {
   /** The author edited the draft meanwhile and kept their version: the task ends there. */
-  authorKept?: boolean
+  authorKept: boolean
 }
 
 export function topicOf(context: SkillContext): string {
@@ -40,13 +44,19 @@ export function pageBody(body: string): string {
   return sanitizeMarkdown(stripFrontMatter(body)).markdown
 }
 
-/** Streams the post into the draft page, saving about once a second; an edit by the author stops the live saves. */
+function draftPage(context: SkillContext, body: string): string {
+  const { title } = context.output<Outline>('outline')
+  return `${composeFrontMatter({ title, date: today(), draft: true })}\n${pageBody(body)}\n`
+}
+
+/**
+ * Streams the post into the draft page, saving about once a second; an edit by the author stops the
+ * live saves. The final save is a step of its own, so a resume after the stream ended never pays for the text again.
+ */
 export async function writeContent(context: SkillContext): Promise<Content> {
   const model = requireModel(context)
   const { title, outline } = context.output<Outline>('outline')
   const { path } = context.output<Draft>('draft')
-  const header = composeFrontMatter({ title, date: today(), draft: true })
-  const draftPage = (body: string) => `${header}\n${pageBody(body)}\n`
   // The hash this task last wrote (also across a resume), never whatever is on disk now.
   let hash = context.expectedHash(path)
   let stale = false
@@ -57,10 +67,10 @@ export async function writeContent(context: SkillContext): Promise<Content> {
     saving = saving.catch(() => undefined).then(async () => {
       if (stale || context.signal.aborted) return
       try {
-        hash = await context.writePage(path, draftPage(body), hash)
+        hash = await context.writePage(path, draftPage(context, body), hash)
       } catch (error) {
         if (errorCode(error) !== 'ERR_STALE') throw error
-        // The author is editing the draft: stop saving over it; the end asks them what to keep.
+        // The author is editing the draft: stop saving over it; the next step asks them what to keep.
         stale = true
         return
       }
@@ -94,16 +104,24 @@ export async function writeContent(context: SkillContext): Promise<Content> {
     // A save (and its lock renewal) still under way ends before the step does, and before the runtime releases the locks.
     await saving.catch(() => undefined)
   }
+  return { body: body.trim() }
+}
+
+/** Saves the finished draft with the hash this task last wrote: an edit the author made meanwhile is theirs to keep or replace. */
+export async function saveDraft(context: SkillContext): Promise<SavedDraft> {
+  const { path } = context.output<Draft>('draft')
+  const { body } = context.output<Content>('content')
+  const page = draftPage(context, body)
   const result = await writeChecked(context, {
     path,
-    content: draftPage(body),
-    hash,
+    content: page,
+    hash: context.expectedHash(path),
     conflict: `You changed \`${path}\` while I was drafting it. Re-apply replaces your version with my full draft; Drop keeps your version and ends the task.`,
-    reapply: () => draftPage(body),
+    reapply: () => page,
   })
   if (result.outcome === 'dropped') {
     context.say(`Kept your version of \`${path}\`; I stopped there.`)
-    return { body: body.trim(), authorKept: true }
+    return { authorKept: true }
   }
-  return { body: body.trim() }
+  return { authorKept: false }
 }

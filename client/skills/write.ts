@@ -4,7 +4,7 @@ import { composeFrontMatter, routeOf, slugForTitle, stripFrontMatter, today } fr
 import { writeChecked } from './page-write'
 import { system, user } from './prompts'
 import { requireModel } from './stream-reply'
-import { lengthHint, pageBody, topicOf, writeContent, type Content, type Draft, type Outline } from './write-content'
+import { lengthHint, pageBody, saveDraft, topicOf, writeContent, type Content, type Draft, type Outline, type SavedDraft } from './write-content'
 
 const RELATED_HEADING = '## Related posts'
 
@@ -34,7 +34,7 @@ function relatedSection(related: Related): string {
   return `\n\n${RELATED_HEADING}\n\n${links.join('\n')}`
 }
 
-/** write: related posts → outline → a draft page that grows as it streams → front matter → final save → graph. */
+/** write: related posts → outline → a draft page that grows as it streams → the finished draft → front matter → final save → graph. */
 export const writeSkill: Skill = {
   name: 'write',
   intents: ['write_article'],
@@ -88,12 +88,17 @@ export const writeSkill: Skill = {
       run: writeContent,
     },
     {
+      id: 'save-draft',
+      title: 'Saving the draft',
+      run: saveDraft,
+    },
+    {
       id: 'details',
       title: 'Adding front matter and links',
       async run(context): Promise<Details | null> {
         const { title } = context.output<Outline>('outline')
-        const { body, authorKept } = context.output<Content>('content')
-        if (authorKept) return null
+        if (context.output<SavedDraft>('save-draft').authorKept) return null
+        const { body } = context.output<Content>('content')
         const answer = await requireModel(context).complete({
           messages: [
             system('Give front matter for this post as JSON only: {"tags": [3 to 5 lowercase tags], "description": "one sentence"}.'),

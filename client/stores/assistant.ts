@@ -86,7 +86,9 @@ export const useAssistantStore = defineStore('metablog-assistant', () => {
       messages.value = [...messages.value, message]
     },
     updateMessage(id, patch) {
-      patchMessages((message) => message.id === id, () => patch)
+      // Only that one message: an id is never reused, but a conversation saved by an older version may repeat one.
+      const index = messages.value.findLastIndex((message) => message.id === id)
+      if (index !== -1) messages.value = messages.value.with(index, { ...messages.value[index], ...patch } as AssistantMessage)
     },
     setStatus(state, id) {
       starting.value = false
@@ -162,11 +164,19 @@ export const useAssistantStore = defineStore('metablog-assistant', () => {
     patchMessages((message) => message.id === messageId && isLiveCard(message), () => ({ interrupted: true }))
   }
 
-  /** Sends an error card's request again, with the page and selection it first had. */
+  /**
+   * An error card's Retry: a task whose progress was saved resumes from there; any other request is
+   * sent again, with the page and selection it first had.
+   */
   function retry(messageId: string): boolean {
     const index = messages.value.findIndex((message) => message.id === messageId)
     const failed = messages.value[index]
     if (!runtime || failed?.kind !== 'error' || !failed.retryText || isWorking.value) return false
+    const saved = failed.taskId
+    if (saved && resumable.value.some((task) => task.taskId === saved)) {
+      void resumeFromCard(saved)
+      return true
+    }
     const asked = messages.value
       .slice(0, index)
       .findLast((message): message is Extract<ChatMessage, { kind: 'user' }> => message.kind === 'user' && message.text === failed.retryText)
@@ -192,9 +202,22 @@ export const useAssistantStore = defineStore('metablog-assistant', () => {
     }
     if (preview.risk === 'high' && !confirmed) return { status: 'needs-confirmation', preview }
     resumable.value = resumable.value.filter((task) => task.taskId !== id)
+    // The task's earlier error cards can no longer retry it: that would run it a second time.
+    patchMessages((message) => message.kind === 'error' && message.taskId === id, () => ({ retryText: undefined }))
     note(`Resuming **${preview.title}** at “${preview.pendingSteps[0] ?? 'the last step'}”.`, id)
     track(() => runtime!.resumeTask(id, { confirmed: true }), undefined, id)
     return { status: 'started' }
+  }
+
+  /** A risky resume is confirmed in the resume banner, which lists what changed. */
+  async function resumeFromCard(id: string): Promise<void> {
+    const outcome = await resume(id)
+    if (outcome.status === 'needs-confirmation') {
+      const { title, reasons } = outcome.preview
+      note(`Resuming **${title}** may overwrite newer work: ${reasons.join('; ')}. Use Resume in the banner above to check it and resume anyway.`, id)
+    } else if (outcome.status === 'failed') {
+      reportFailure(new Error(outcome.message), undefined, id)
+    }
   }
 
   async function discard(id: string): Promise<void> {

@@ -47,13 +47,23 @@ function interrupt(message: AssistantMessage): AssistantMessage {
   return message
 }
 
+/** Each message needs its own id (the list's key); older versions could repeat one after a resume. */
+function uniqueIds(messages: AssistantMessage[]): AssistantMessage[] {
+  const seen = new Set<string>()
+  return messages.map((message, index) => {
+    const id = seen.has(message.id) ? `${message.id}-${index}` : message.id
+    seen.add(id)
+    return id === message.id ? message : { ...message, id }
+  })
+}
+
 export function loadConversation(): SavedConversation {
   const fallback = emptyConversation()
   try {
     const saved = JSON.parse(storage()?.getItem(STORAGE_KEY) ?? 'null') as Partial<SavedConversation> | null
     if (!saved || !Array.isArray(saved.messages)) return fallback
     return {
-      messages: saved.messages.filter(isMessage).map(interrupt),
+      messages: uniqueIds(saved.messages.filter(isMessage).map(interrupt)),
       cost: { ...fallback.cost, ...saved.cost },
       draft: typeof saved.draft === 'string' ? saved.draft : '',
       open: saved.open === true,

@@ -47,7 +47,7 @@ describe('a draft interrupted by a dead dev server', () => {
     const second = createTestRuntime(server, { skills })
     await second.runtime.initialize()
     const [task] = second.state.resumable
-    expect(task).toMatchObject({ taskId: interrupted!.taskId, skill: 'write', title: 'Write a post about ETags', totalSteps: 7 })
+    expect(task).toMatchObject({ taskId: interrupted!.taskId, skill: 'write', title: 'Write a post about ETags', totalSteps: 8 })
     expect(task!.finishedSteps).toBe(3)
 
     const preview = await second.runtime.previewResume(task!.taskId)

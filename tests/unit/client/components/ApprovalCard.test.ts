@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
-import { mount } from '@vue/test-utils'
-import { describe, expect, it } from 'vitest'
+import { flushPromises, mount } from '@vue/test-utils'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import ApprovalCard from '../../../../client/components/ApprovalCard.vue'
 import ConflictCard from '../../../../client/components/ConflictCard.vue'
 import ErrorCard from '../../../../client/components/ErrorCard.vue'
@@ -101,6 +101,73 @@ describe('ApprovalCard', () => {
     expect(wrapper.get('[data-testid="metablog-approval"]').attributes('data-status')).toBe('interrupted')
     expect(wrapper.text()).toContain('Not applied')
     expect(button(wrapper, 'Accept')).toBeUndefined()
+  })
+})
+
+describe('ApprovalCard and the keyboard', () => {
+  /** A stand-in for the panel: a dialog with a message box, a button, and a place for the card. */
+  function panelWith(focused: 'textarea' | 'button') {
+    const dialog = document.createElement('section')
+    dialog.setAttribute('role', 'dialog')
+    dialog.innerHTML = '<div class="slot"></div><button type="button">Stop</button><textarea aria-label="Message MetaBlog"></textarea>'
+    document.body.append(dialog)
+    const target = dialog.querySelector<HTMLElement>(focused)!
+    target.focus()
+    return { dialog, slot: dialog.querySelector<HTMLElement>('.slot')!, target }
+  }
+
+  afterEach(() => {
+    document.body.innerHTML = ''
+  })
+
+  it('leaves the keyboard in the message box when a card appears while the author types', () => {
+    const { slot, target } = panelWith('textarea')
+    const wrapper = mount(ApprovalCard, { props: { message: approval({ kind: 'delete', path: 'posts/old.md', before: 'Old', after: '' }), live: true }, attachTo: slot })
+    expect(document.activeElement).toBe(target)
+    wrapper.unmount()
+  })
+
+  it('announces a live card instead of taking the keyboard', () => {
+    const { slot } = panelWith('textarea')
+    const wrapper = mount(ApprovalCard, { props: { message: approval({ kind: 'delete', path: 'posts/old.md', before: 'Old', after: '' }), live: true }, attachTo: slot })
+    expect(wrapper.get('[role="alert"]').text()).toBe('Your decision is needed: Delete page posts/old.md')
+    wrapper.unmount()
+    const settled = mount(ApprovalCard, { props: { message: approval({}, 'accepted'), live: false } })
+    expect(settled.find('[role="alert"]').exists()).toBe(false)
+  })
+
+  it('never puts the keyboard on Accept for a deletion: Reject gets it', () => {
+    const { slot } = panelWith('button')
+    const wrapper = mount(ApprovalCard, { props: { message: approval({ kind: 'delete', path: 'posts/old.md', before: 'Old', after: '' }), live: true }, attachTo: slot })
+    expect(document.activeElement).toBe(button(wrapper, 'Reject')!.element)
+    wrapper.unmount()
+  })
+
+  it('offers Accept to the keyboard for an edit when the author is not typing', () => {
+    const { slot } = panelWith('button')
+    const wrapper = mount(ApprovalCard, { props: { message: approval(), live: true }, attachTo: slot })
+    expect(document.activeElement).toBe(button(wrapper, 'Accept')!.element)
+    wrapper.unmount()
+  })
+
+  it('Escape in the editor cancels the edit and does not reach the panel', async () => {
+    const { dialog, slot } = panelWith('button')
+    const panelSawEscape = vi.fn()
+    dialog.addEventListener('keydown', panelSawEscape)
+    const wrapper = mount(ApprovalCard, { props: { message: approval(), live: true }, attachTo: slot })
+    await button(wrapper, 'Edit')!.trigger('click')
+    const editor = wrapper.get('textarea[aria-label="Edited text"]')
+    await editor.setValue('My own words')
+    const escape = new KeyboardEvent('keydown', { key: 'Escape', bubbles: true, cancelable: true })
+    editor.element.dispatchEvent(escape)
+    await flushPromises()
+    expect(escape.defaultPrevented).toBe(true)
+    expect(panelSawEscape).not.toHaveBeenCalled()
+    expect(wrapper.find('textarea').exists()).toBe(false)
+    expect(wrapper.find('[data-testid="metablog-diff"]').exists()).toBe(true)
+    expect(document.activeElement).toBe(button(wrapper, 'Accept')!.element)
+    expect(wrapper.emitted('decide')).toBeUndefined()
+    wrapper.unmount()
   })
 })
 

@@ -39,7 +39,7 @@ describe('CostTracker', () => {
     tracker.record('a', 'gpt-4o', { promptTokens: 1000, completionTokens: 100 })
     tracker.record('a', 'gpt-4o', { promptTokens: 2000, completionTokens: 200 })
     tracker.record('b', 'gpt-4o-mini', { promptTokens: 10_000, completionTokens: 0 })
-    expect(tracker.task('a')).toEqual({ promptTokens: 3000, completionTokens: 300, totalTokens: 3300, cost: 0.0105, unknownCost: false, calls: 2 })
+    expect(tracker.task('a')).toEqual({ promptTokens: 3000, completionTokens: 300, totalTokens: 3300, cost: 0.0105, unknownCost: false, unknownTokens: false, calls: 2 })
     expect(tracker.task('b').cost).toBeCloseTo(0.0015, 10)
     expect(tracker.session()).toMatchObject({ promptTokens: 13_000, completionTokens: 300, totalTokens: 13_300, calls: 3, unknownCost: false })
     expect(tracker.session().cost).toBeCloseTo(0.012, 10)
@@ -50,7 +50,7 @@ describe('CostTracker', () => {
     const record = tracker.record('a', 'llama3.1:8b', { promptTokens: 500, completionTokens: 50 })
     tracker.record('b', 'gpt-4o', { promptTokens: 1_000_000, completionTokens: 0 })
     expect(record.cost).toBeNull()
-    expect(tracker.task('a')).toEqual({ promptTokens: 500, completionTokens: 50, totalTokens: 550, cost: 0, unknownCost: true, calls: 1 })
+    expect(tracker.task('a')).toEqual({ promptTokens: 500, completionTokens: 50, totalTokens: 550, cost: 0, unknownCost: true, unknownTokens: false, calls: 1 })
     expect(tracker.task('b').unknownCost).toBe(false)
     expect(tracker.session()).toMatchObject({ totalTokens: 1_000_550, cost: 2.5, unknownCost: true })
   })
@@ -70,6 +70,14 @@ describe('CostTracker', () => {
     expect(tracker.task('a')).toMatchObject({ cost: 1, unknownCost: true, calls: 2 })
   })
 
+  it('counts a call that reported no usage, with unknown tokens and cost', () => {
+    const tracker = new CostTracker({ prices })
+    tracker.record('a', 'gpt-4o', { promptTokens: 1_000_000, completionTokens: 0 })
+    expect(tracker.record('a', 'gpt-4o', null)).toEqual({ taskId: 'a', model: 'gpt-4o', promptTokens: null, completionTokens: null, cost: null })
+    expect(tracker.task('a')).toEqual({ promptTokens: 1_000_000, completionTokens: 0, totalTokens: 1_000_000, cost: 2.5, unknownCost: true, unknownTokens: true, calls: 2 })
+    expect(tracker.session()).toMatchObject({ calls: 2, unknownCost: true, unknownTokens: true })
+  })
+
   it('treats missing or nonsensical counts from upstream as zero', () => {
     const tracker = new CostTracker({ prices })
     const usage = { promptTokens: Number.NaN, completionTokens: -5 }
@@ -78,7 +86,7 @@ describe('CostTracker', () => {
 
   it('reports an unknown task as empty and keeps the session total after forget()', () => {
     const tracker = new CostTracker({ prices })
-    expect(tracker.task('nope')).toEqual({ promptTokens: 0, completionTokens: 0, totalTokens: 0, cost: 0, unknownCost: false, calls: 0 })
+    expect(tracker.task('nope')).toEqual({ promptTokens: 0, completionTokens: 0, totalTokens: 0, cost: 0, unknownCost: false, unknownTokens: false, calls: 0 })
     tracker.record('a', 'gpt-4o', { promptTokens: 1_000_000, completionTokens: 0 })
     tracker.forget('a')
     expect(tracker.task('a').calls).toBe(0)

@@ -7,6 +7,7 @@ import {
   validateModelAnswer,
 } from '../../../../client/runtime/intent-router'
 import type { IntentParams, IntentSource, RouteContext } from '../../../../client/runtime/intent-router'
+import { closestCommand } from '../../../../client/runtime/intent-commands'
 
 const page: RouteContext = { currentFile: 'posts/current.md' }
 const selection: RouteContext = { currentFile: 'posts/current.md', selectedText: 'Some selected sentence.' }
@@ -46,6 +47,13 @@ const ROWS: Row[] = [
   ['用轻松的语气写一篇关于咖啡的博客', nowhere, 'write_article', { topic: '咖啡', style: 'casual' }, 'pattern'],
   ['写一篇短文介绍TypeScript', nowhere, 'write_article', { topic: 'TypeScript', length: 'short' }, 'pattern'],
   ['写一篇长沙旅游的文章', nowhere, 'write_article', { topic: '长沙旅游' }, 'pattern'],
+  ['写一篇关于博客搭建的文章', nowhere, 'write_article', { topic: '博客搭建' }, 'pattern'],
+  ['帮我写一篇介绍博客主题的文章', nowhere, 'write_article', { topic: '博客主题' }, 'pattern'],
+  ['写一篇关于如何写博客的文章', nowhere, 'write_article', { topic: '如何写博客' }, 'pattern'],
+  ['请写一篇博客：如何使用 VitePress', nowhere, 'write_article', { topic: '如何使用 VitePress' }, 'pattern'],
+  ['写一篇文章，主题是：缓存', nowhere, 'write_article', { topic: '缓存' }, 'pattern'],
+  ['写一篇短文介绍我的博客', nowhere, 'write_article', { topic: '我的博客', length: 'short' }, 'pattern'],
+  ['写一篇文章', nowhere, 'write_article', {}, 'pattern'],
   // edit_content
   ['make this more concise', selection, 'edit_content', { path: 'posts/current.md', instruction: 'make this more concise' }, 'pattern'],
   ['改得更简洁', selection, 'edit_content', { path: 'posts/current.md', instruction: '改得更简洁' }, 'pattern'],
@@ -78,6 +86,19 @@ const ROWS: Row[] = [
   ['删除文章 posts/old.md', nowhere, 'delete_article', { path: 'posts/old.md' }, 'pattern'],
   ['删除这篇文章', page, 'delete_article', { path: 'posts/current.md' }, 'pattern'],
   ['删掉《旧文章》', nowhere, 'delete_article', { pageHint: '旧文章' }, 'pattern'],
+  ['delete posts/old.md', nowhere, 'delete_article', { path: 'posts/old.md' }, 'pattern'],
+  ['delete the post called Caching 101', nowhere, 'delete_article', { pageHint: 'Caching 101' }, 'pattern'],
+  ['delete my draft "Old news"', nowhere, 'delete_article', { pageHint: 'Old news' }, 'pattern'],
+  ['删除关于图谱的文章', nowhere, 'delete_article', { pageHint: '图谱' }, 'pattern'],
+  ['删除名为旧闻的文章', nowhere, 'delete_article', { pageHint: '旧闻' }, 'pattern'],
+  // deleting part of a page is an edit of that page, never a page delete
+  ["delete the article's conclusion", page, 'edit_content', { path: 'posts/current.md', instruction: "delete the article's conclusion" }, 'pattern'],
+  ['remove the page title', page, 'edit_content', { path: 'posts/current.md', instruction: 'remove the page title' }, 'pattern'],
+  ['remove the post intro', page, 'edit_content', { path: 'posts/current.md', instruction: 'remove the post intro' }, 'pattern'],
+  ['删除这篇文章的最后一段', page, 'edit_content', { path: 'posts/current.md', instruction: '删除这篇文章的最后一段' }, 'pattern'],
+  ['删掉文章里的广告', page, 'edit_content', { path: 'posts/current.md', instruction: '删掉文章里的广告' }, 'pattern'],
+  ['delete the article: posts/a.md', page, 'delete_article', { path: 'posts/a.md' }, 'pattern'],
+  ['删除 posts/a.md 中的图片', page, 'edit_content', { path: 'posts/a.md', instruction: '删除 posts/a.md 中的图片' }, 'pattern'],
   // explain_code
   ['explain this code', selection, 'explain_code', { path: 'posts/current.md' }, 'pattern'],
   ['what does this function do?', selection, 'explain_code', { path: 'posts/current.md' }, 'pattern'],
@@ -125,6 +146,19 @@ describe('IntentRouter without a model', () => {
 
   it('answers empty input with zero confidence', async () => {
     expect(await new IntentRouter().route('   ', page)).toMatchObject({ confidence: 0, source: 'fallback' })
+  })
+})
+
+describe('closestCommand', () => {
+  it.each([
+    ['delte', 'delete'],
+    ['sumarize', 'summarize'],
+    ['wirte', 'write'],
+    ['Grahp', 'graph'],
+    ['ok', undefined],
+    ['frobnicate', undefined],
+  ])('%s → %s', (typo, command) => {
+    expect(closestCommand(typo)).toBe(command)
   })
 })
 

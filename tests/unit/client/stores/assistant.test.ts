@@ -1,7 +1,9 @@
 // @vitest-environment happy-dom
 import { beforeEach, describe, expect, it } from 'vitest'
+import { SkillError } from '../../../../client/api/errors'
 import type { Proposal } from '../../../../client/runtime/types'
 import { deferred, flush, scriptedSkill, setUpAssistant, until } from '../components/assistant-harness'
+import { loadConversation } from '../../../../client/stores/conversation-storage'
 
 const proposal: Proposal = { kind: 'edit', path: 'posts/etags.md', summary: 'Shorter', before: 'a b c', after: 'a c' }
 
@@ -102,5 +104,31 @@ describe('useAssistantStore', () => {
     await until(() => store.messages.some((message) => message.kind === 'error'), 'the error card')
     expect(store.messages.at(-1)).toMatchObject({ kind: 'error', code: 'ERR_NETWORK', retryText: '/ask hi' })
     expect(store.isWorking).toBe(false)
+  })
+
+  it('Retry sends the request again when the failed task was not saved', async () => {
+    const ran: string[] = []
+    const skill = scriptedSkill({
+      one: (context) => {
+        ran.push(context.inputs.text)
+        throw new SkillError('ERR_NO_SELECTION', 'Select the text you want to change on the page, then ask again.')
+      },
+    })
+    const { store } = await setUpAssistant({ skills: [skill] })
+    store.send('/ask once')
+    await until(() => store.messages.some((message) => message.kind === 'error') && !store.isWorking, 'the error card')
+    expect(store.resumable).toEqual([])
+    const card = store.messages.find((message) => message.kind === 'error')!
+    expect(store.retry(card.id)).toBe(true)
+    await until(() => ran.length === 2 && !store.isWorking, 'the second run')
+    expect(ran).toEqual(['/ask once', '/ask once'])
+  })
+
+  it('gives each message of a conversation saved by an older version its own id', () => {
+    const reply = { kind: 'assistant', taskId: 't', streaming: false }
+    sessionStorage.setItem('metablog:conversation:v1', JSON.stringify({ messages: [{ ...reply, id: 't-say', text: 'Drafting…' }, { ...reply, id: 't-say', text: 'Saved.' }] }))
+    const { messages } = loadConversation()
+    expect(messages.map((message) => message.kind === 'assistant' && message.text)).toEqual(['Drafting…', 'Saved.'])
+    expect(new Set(messages.map((message) => message.id)).size).toBe(2)
   })
 })
