@@ -9,7 +9,7 @@ export const TEMP_SUFFIX = '.metablog-tmp'
 export const STALE_TEMP_AGE_MS = 60_000
 
 export interface AtomicWriteOptions {
-  /** Runs once the folder exists and again right before the rename; throwing cancels the write. */
+  /** Runs before and after the folder is made, and again right before the rename; throwing cancels the write. */
   verify?: () => Promise<void>
 }
 
@@ -30,6 +30,8 @@ async function modeOf(file: string): Promise<number | null> {
  */
 export async function writeFileAtomic(file: string, content: string | Uint8Array, options: AtomicWriteOptions = {}): Promise<void> {
   const folder = path.dirname(file)
+  // Checked before the folder is made too, so no folder is created where a swapped symlink leads.
+  await options.verify?.()
   await fs.mkdir(folder, { recursive: true })
   await options.verify?.()
   const mode = await modeOf(file)

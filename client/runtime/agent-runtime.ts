@@ -4,7 +4,7 @@ import type { MetaBlogApi } from '../api/metablog-api'
 import { createEventBus, type EventBus, type MetaBlogEvents } from '../event-bus'
 import { Approvals, type ApprovalMode } from './approvals'
 import { createPlainChatState } from './chat-state'
-import { HEARTBEAT_MS, RUNNING_ELSEWHERE_MS, savedRecently } from './checkpoint-saver'
+import { startHeartbeat } from './checkpoint-saver'
 import { currentTabId } from './tab-id'
 import { CostTracker } from './cost-tracker'
 import { classifyWithModel } from './classify'
@@ -14,7 +14,8 @@ import { IntentRouter, missingDetail, shouldAskUser, type IntentParse, type Rout
 import { createLogger, type Logger } from './logger'
 import { BUSY, HELP, STOPPED, messageId, pushNote } from './messages'
 import { ModelStatus } from './model-status'
-import { findCheckpoint, previewResume, resumableTask, ResumeRefusedError, type ResumePreview } from './resume'
+import { ResumableTasks } from './resumable-tasks'
+import { findCheckpoint, previewResume, ResumeRefusedError, type ResumePreview } from './resume'
 import { DEFAULT_WATCHDOG_MS, FINAL_STATES, StateMachine, type AgentState } from './state-machine'
 import { runToOutcome, showFailure } from './task-outcome'
 import { TaskRun, type TaskHost } from './task-run'
@@ -60,8 +61,7 @@ export class AgentRuntime {
   /** A request being understood or a resume being checked, before its task starts: Stop cancels it. */
   private starting: AbortController | null = null
   private initializing: Promise<void> | null = null
-  /** Looks at the resumable tasks again once one that seemed to run in another tab can no longer be. */
-  private recheck: ReturnType<typeof setTimeout> | undefined
+  private readonly resumable: ResumableTasks
   private readonly status: ModelStatus
 
   constructor(options: AgentRuntimeOptions) {
@@ -74,6 +74,14 @@ export class AgentRuntime {
     for (const skill of options.skills ?? []) this.registerSkill(skill)
     this.watchdogMs = options.watchdogMs ?? DEFAULT_WATCHDOG_MS
     this.tabId = options.tabId ?? currentTabId()
+    this.resumable = new ResumableTasks({
+      api: this.api,
+      state: this.state,
+      logger: this.logger,
+      tabId: this.tabId,
+      ranHere: (taskId) => taskId === this.active?.taskId || this.history.some((record) => record.taskId === taskId),
+      activeTaskId: () => this.active?.taskId,
+    })
     this.machine = new StateMachine({
       watchdogMs: this.watchdogMs,
       onStuck: () => {
@@ -133,31 +141,8 @@ export class AgentRuntime {
     return this.initializing
   }
 
-  async refreshResumable(): Promise<Checkpoint[]> {
-    try {
-      const { checkpoints } = await this.api.listCheckpoints()
-      const now = Date.now()
-      const elsewhere = checkpoints.filter((checkpoint) => this.runningElsewhere(checkpoint, now))
-      const resumable = checkpoints.filter((checkpoint) => checkpoint.taskId !== this.active?.taskId && !elsewhere.includes(checkpoint))
-      this.state.setResumable(resumable.map(resumableTask))
-      // A task cut off by a closed tab looks alive for a few seconds: look again once it cannot be.
-      clearTimeout(this.recheck)
-      if (elsewhere.length > 0) {
-        const wait = Math.min(RUNNING_ELSEWHERE_MS, ...elsewhere.map((checkpoint) => checkpoint.updatedAt + RUNNING_ELSEWHERE_MS - now))
-        this.recheck = setTimeout(() => void this.refreshResumable(), wait)
-      }
-      return resumable
-    } catch (error) {
-      this.logger.log('agent.error', { where: 'checkpoints', message: (error as Error).message }, 'warn')
-      return []
-    }
-  }
-
-  /** Probably running in another tab: its heartbeat is recent and neither this tab nor this page ran it. */
-  private runningElsewhere(checkpoint: Checkpoint, now = Date.now()): boolean {
-    if (checkpoint.owner === this.tabId) return false
-    const ranHere = checkpoint.taskId === this.active?.taskId || this.history.some((record) => record.taskId === checkpoint.taskId)
-    return !ranHere && savedRecently(checkpoint, now)
+  refreshResumable(): Promise<Checkpoint[]> {
+    return this.resumable.refresh()
   }
 
   /** Understands the author's request and runs the matching skill to its end. */
@@ -242,7 +227,7 @@ export class AgentRuntime {
       await this.refreshResumable()
       return null
     }
-    if (this.runningElsewhere(checkpoint)) {
+    if (this.resumable.runningElsewhere(checkpoint)) {
       throw new Error(`"${checkpoint.title}" is still running in another tab. Stop it there; if that tab was closed, resume it again in a few seconds.`)
     }
     if (preview.risk === 'high' && !options.confirmed) throw new ResumeRefusedError(preview)
@@ -270,18 +255,13 @@ export class AgentRuntime {
     const run = new TaskRun(this.host(), skill, inputs, checkpoint)
     this.active = run
     const { api, machine, bus, logger, costs, state, watchdogMs } = this
-    // Saved while the task runs, even when it waits for the author, so other tabs see it is alive.
+    const heartbeat = startHeartbeat(() => void run.saveCheckpoint(), () => FINAL_STATES.includes(machine.state))
     let heartbeats = 0
-    const heartbeat = setInterval(() => {
-      if (FINAL_STATES.includes(machine.state)) return
-      heartbeats++
-      void run.saveCheckpoint()
-    }, HEARTBEAT_MS)
     let outcome: TaskRecord['outcome']
     try {
       outcome = await runToOutcome({ api, machine, bus, logger, costs, state, watchdogMs }, run, Boolean(checkpoint))
     } finally {
-      clearInterval(heartbeat)
+      heartbeats = heartbeat.stop()
       this.active = null
       this.state.setProgress(null)
       // Again at the end: a lock renewal in flight when the task was stopped may have landed after abort() released.

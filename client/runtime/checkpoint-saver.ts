@@ -14,6 +14,25 @@ export function savedRecently(checkpoint: Pick<Checkpoint, 'updatedAt'>, now: nu
 }
 
 /**
+ * Saves a running task's checkpoint every HEARTBEAT_MS, even while it waits for the author, so
+ * other tabs see it is alive. `stop()` says how many beats were sent.
+ */
+export function startHeartbeat(save: () => void, finished: () => boolean): { stop(): number } {
+  let beats = 0
+  const timer = setInterval(() => {
+    if (finished()) return
+    beats++
+    save()
+  }, HEARTBEAT_MS)
+  return {
+    stop() {
+      clearInterval(timer)
+      return beats
+    },
+  }
+}
+
+/**
  * Saves a task's checkpoints in order. One save runs at a time and at most one waits behind it,
  * taking the latest state when it starts, so a slow server never builds a queue of stale snapshots
  * (step outputs can be large). A save never rejects: failures go to `onFailure`.

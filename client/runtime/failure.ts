@@ -28,7 +28,7 @@ export function describeFailure(reason: unknown, watchdogMs: number): Failure {
   if ((reason as Error | null)?.name === 'TimeoutError') {
     return {
       code: 'ERR_WATCHDOG',
-      message: `The task stopped making progress for ${duration(watchdogMs)} and was stopped; its finished steps are saved.`,
+      message: `The task stopped making progress for ${duration(watchdogMs)} and was stopped.`,
       transient: true,
     }
   }
@@ -39,6 +39,6 @@ export function describeFailure(reason: unknown, watchdogMs: number): Failure {
 
 /** What the error card adds about the checkpoint: whether, and from where, the task can resume. */
 export function resumeHint(failure: Failure, finishedSteps: number, kept: boolean): string {
-  if (!kept || failure.code === 'ERR_WATCHDOG') return ''
+  if (!kept) return ''
   return finishedSteps > 0 ? ' The finished steps are saved: resume to continue from there.' : ' The task is saved: resume it to try again.'
 }

@@ -44,7 +44,7 @@ describe('AgentRuntime', () => {
     const record = await runtime.processInput('/ask anything')
     expect(record?.outcome).toBe('ERROR')
     const error = state.messages.find((message) => message.kind === 'error')
-    expect(error).toMatchObject({ code: 'ERR_WATCHDOG', message: 'The task stopped making progress for 1 second and was stopped; its finished steps are saved.' })
+    expect(error).toMatchObject({ code: 'ERR_WATCHDOG', message: 'The task stopped making progress for 1 second and was stopped. The task is saved: resume it to try again.' })
     // A watchdog stop may pass on its own: the task stays resumable.
     expect(state.resumable.map((task) => task.taskId)).toEqual([record!.taskId])
   })

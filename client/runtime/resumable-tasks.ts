@@ -1,0 +1,53 @@
+import type { Checkpoint } from '../../plugin/protocol'
+import type { MetaBlogApi } from '../api/metablog-api'
+import { RUNNING_ELSEWHERE_MS, savedRecently } from './checkpoint-saver'
+import type { Logger } from './logger'
+import { resumableTask } from './resume'
+import type { ChatState } from './types'
+
+export interface ResumableTasksOptions {
+  api: MetaBlogApi
+  state: ChatState
+  logger: Logger
+  tabId: string
+  /** Whether this page runs or ran the task (so it cannot be running in another tab). */
+  ranHere: (taskId: string) => boolean
+  /** The task this page is running now, which is not offered for resuming. */
+  activeTaskId: () => string | undefined
+}
+
+/** The interrupted tasks the author may resume, leaving out those another tab is still running. */
+export class ResumableTasks {
+  /** Looks again once a task that seemed to run in another tab can no longer be. */
+  private recheck: ReturnType<typeof setTimeout> | undefined
+
+  constructor(private readonly options: ResumableTasksOptions) {}
+
+  async refresh(): Promise<Checkpoint[]> {
+    const { api, state, logger } = this.options
+    try {
+      const { checkpoints } = await api.listCheckpoints()
+      const now = Date.now()
+      const elsewhere = checkpoints.filter((checkpoint) => this.runningElsewhere(checkpoint, now))
+      const active = this.options.activeTaskId()
+      const resumable = checkpoints.filter((checkpoint) => checkpoint.taskId !== active && !elsewhere.includes(checkpoint))
+      state.setResumable(resumable.map(resumableTask))
+      // A task cut off by a closed tab looks alive for a few seconds: look again once it cannot be.
+      clearTimeout(this.recheck)
+      if (elsewhere.length > 0) {
+        const wait = Math.min(RUNNING_ELSEWHERE_MS, ...elsewhere.map((checkpoint) => checkpoint.updatedAt + RUNNING_ELSEWHERE_MS - now))
+        this.recheck = setTimeout(() => void this.refresh(), wait)
+      }
+      return resumable
+    } catch (error) {
+      logger.log('agent.error', { where: 'checkpoints', message: (error as Error).message }, 'warn')
+      return []
+    }
+  }
+
+  /** Probably running in another tab: its heartbeat is recent and neither this tab nor this page ran it. */
+  runningElsewhere(checkpoint: Checkpoint, now = Date.now()): boolean {
+    if (checkpoint.owner === this.options.tabId || this.options.ranHere(checkpoint.taskId)) return false
+    return savedRecently(checkpoint, now)
+  }
+}
