@@ -36,7 +36,7 @@ export function hardenPlugin(context: SourceContext): Plugin {
       if (!sourceDir || !id.endsWith('.md')) return undefined
       const confined = confineIncludes(code, id, sourceDir)
       if (confined.refused.length === 0) return undefined
-      for (const { spec, reason } of confined.refused) this.warn(`refused the include "${spec}" in ${id}: ${reason}`)
+      for (const { spec, reason } of confined.refused) this.warn(`refused the include "${spec}": ${reason}`)
       return { code: confined.source, map: null }
     },
   }
