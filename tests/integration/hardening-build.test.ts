@@ -7,6 +7,7 @@ import {
   ALLOWED_TEXT,
   aliasBomb,
   javascriptFrontMatter,
+  outsideFolder,
   SECRET_WORDS,
   TEMPLATE_TITLE,
   writeHostileSite,
@@ -46,7 +47,7 @@ async function outputFiles(root: string): Promise<{ name: string; text: string }
 afterAll(async () => {
   for (const root of roots) {
     await fs.rm(root, { recursive: true, force: true })
-    await fs.rm(path.join(root, '../outside-secret.md'), { force: true })
+    await fs.rm(outsideFolder(root), { recursive: true, force: true })
   }
   delete globals.__metablogBuildJsRan
 })

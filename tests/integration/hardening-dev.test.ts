@@ -10,6 +10,7 @@ import {
   HIDDEN_CANARY,
   javascriptFrontMatter,
   OUTSIDE_CANARY,
+  outsideFolder,
   TEMPLATE_TITLE,
   writeHostileSite,
 } from '../fixtures/hardening/hostile-site.js'
@@ -35,7 +36,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await dev?.close()
-  await fs.rm(`${dev?.root}/../outside-secret.md`, { force: true })
+  if (dev) await fs.rm(outsideFolder(dev.root), { recursive: true, force: true })
   for (const marker of markers) delete globals[marker]
 })
 
@@ -56,7 +57,7 @@ describe('includes and snippets stay inside the source folder', () => {
     const page = await pageModule('/leaks/includes.md')
     expect(page.status).toBe(200)
     expectNoSecret(page.text)
-    for (const name of ['../.env', '@/.env', '../../outside-secret.md', '../.vitepress/hidden.md', '../node_modules/some-package/readme.md', '../partials/link-out.txt', '../partials/nested.md']) {
+    for (const name of ['../.env', '@/.env', `../../${path.basename(outsideFolder(dev.root))}/secret.md`, '../.vitepress/hidden.md', '../node_modules/some-package/readme.md', '../partials/link-out.txt', '../partials/nested.md']) {
       expect(page.text).toContain(`metablog refused the include \\"${name}\\"`)
     }
     // Inside code too, where VitePress would have expanded it all the same.
