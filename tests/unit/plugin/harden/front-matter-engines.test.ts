@@ -31,6 +31,21 @@ describe('hardenBundledMatter: the gray-matter VitePress bundles', () => {
     expect(matter!('---\ntitle: Fine\n---\nbody')).toMatchObject({ data: { title: 'Fine' } })
   })
 
+  it.each(['JS', 'Javascript', ' js', 'json', 'JSON', 'coffee', 'cson', 'toml', 'constructor', '__proto__'])(
+    'never runs code for ---%s, whatever gray-matter makes of the name',
+    async (fence) => {
+      const matter = (await findBundledMatter())!
+      await hardenBundledMatter()
+      const marker = `__metablogFence${fence.trim()}`
+      try {
+        matter(javascriptFrontMatter(fence, marker))
+      } catch {
+        // Refused or unknown engine: either way, an error for the page.
+      }
+      expect(globals[marker]).toBeUndefined()
+    },
+  )
+
   it('can run twice without wrapping YAML twice', async () => {
     expect(await hardenBundledMatter()).toBe(true)
     const matter = await findBundledMatter()
