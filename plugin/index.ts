@@ -26,7 +26,10 @@ function extend<T extends UserConfig>(config: T, options: MetaBlogOptions): T {
     markdown: {
       ...markdown,
       // gray-matter's other engines run the page as code: VitePress's documented option makes them refuse.
-      frontmatter: { ...markdown.frontmatter, grayMatterOptions: { ...grayMatterOptions, engines: { ...grayMatterOptions.engines, ...safeEngines() } } },
+      frontmatter: {
+        ...markdown.frontmatter,
+        grayMatterOptions: { ...grayMatterOptions, engines: { ...grayMatterOptions.engines, ...safeEngines() } },
+      },
       async config(md) {
         // VitePress calls this without awaiting it: the guard goes in before anything can render.
         md.use(markdownGuard(source))
