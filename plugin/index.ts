@@ -1,6 +1,9 @@
 import type { UserConfig } from 'vitepress'
 import { clientDepsPlugin } from './client-deps-plugin.js'
 import { devApiPlugin } from './dev-api-plugin.js'
+import { safeEngines } from './harden/front-matter-engines.js'
+import { hardenPlugin } from './harden/harden-plugin.js'
+import { markdownGuard, type SourceContext } from './harden/markdown-guard.js'
 import { knowledgePlugin } from './knowledge-plugin.js'
 import { KnowledgeService } from './knowledge-service.js'
 import { wikiLinkPlugin } from './markdown/wiki-link-rule.js'
@@ -16,11 +19,20 @@ function extend<T extends UserConfig>(config: T, options: MetaBlogOptions): T {
   const knowledge = new KnowledgeService({ sidebar: resolved.sidebar })
   const markdown = config.markdown ?? {}
   const vite = config.vite ?? {}
+  const source: SourceContext = {}
+  const grayMatterOptions = markdown.frontmatter?.grayMatterOptions ?? {}
   return {
     ...config,
     markdown: {
       ...markdown,
+      // gray-matter's other engines run the page as code: VitePress's documented option makes them refuse.
+      frontmatter: {
+        ...markdown.frontmatter,
+        grayMatterOptions: { ...grayMatterOptions, engines: { ...grayMatterOptions.engines, ...safeEngines() } },
+      },
       async config(md) {
+        // VitePress calls this without awaiting it: the guard goes in before anything can render.
+        md.use(markdownGuard(source))
         await markdown.config?.(md)
         md.use(wikiLinkPlugin, { resolve: knowledge.resolve, base: config.base })
       },
@@ -28,7 +40,7 @@ function extend<T extends UserConfig>(config: T, options: MetaBlogOptions): T {
     vite: {
       ...vite,
       // The dev-only API applies to `serve` alone; the knowledge layer serves dev and build.
-      plugins: [...(vite.plugins ?? []), devApiPlugin(resolved, knowledge), knowledgePlugin(knowledge), clientDepsPlugin()],
+      plugins: [...(vite.plugins ?? []), hardenPlugin(source), devApiPlugin(resolved, knowledge), knowledgePlugin(knowledge), clientDepsPlugin()],
     },
   }
 }

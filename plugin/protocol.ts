@@ -26,6 +26,7 @@ export type ErrorCode =
   | 'ERR_LLM_UPSTREAM'
   | 'ERR_LLM_TIMEOUT'
   | 'ERR_INTERNAL'
+  | 'ERR_UNSAFE_CONTENT'
 
 export interface ErrorBody {
   error: {

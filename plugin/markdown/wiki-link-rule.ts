@@ -63,6 +63,13 @@ export function wikiLinkPlugin(md: MarkdownRenderer, options: WikiLinkOptions): 
     state.posMax = posMax
   }
 
+  /** Opens the anchor; `v-pre` keeps Vue from reading titles, labels and targets as template code. */
+  function pushOpen(state: StateInline): ReturnType<StateInline['push']> {
+    const token = state.push('metablog_link_open', 'a', 1)
+    token.attrSet('v-pre', '')
+    return token
+  }
+
   function pushText(state: StateInline, text: string): void {
     state.push('text', '', 0).content = text
   }
@@ -79,7 +86,7 @@ export function wikiLinkPlugin(md: MarkdownRenderer, options: WikiLinkOptions): 
       if (size?.[2]) image.attrSet('height', size[2])
       return
     }
-    const open = state.push('metablog_link_open', 'a', 1)
+    const open = pushOpen(state)
     open.attrSet('href', source)
     open.attrSet('class', 'metablog-link metablog-link--file')
     pushText(state, size || !parts.label ? parts.target : parts.label)
@@ -104,7 +111,7 @@ export function wikiLinkPlugin(md: MarkdownRenderer, options: WikiLinkOptions): 
       if (isAssetTarget(parts.target)) renderAsset(state, parts, embed, fromPath)
       else {
         const page = parts.target ? options.resolve(parts.target, fromPath) : { path: fromPath, title: '' }
-        const token = state.push('metablog_link_open', 'a', 1)
+        const token = pushOpen(state)
         if (page) {
           const route = parts.target ? pageRoute(page.path, { base: options.base, cleanUrls: options.cleanUrls ?? env.cleanUrls ?? false }) : ''
           token.attrSet('href', route + (parts.heading ? `#${slugify(parts.heading)}` : ''))

@@ -20,15 +20,15 @@ describe('withMetaBlog', () => {
     expect(config.themeConfig).toEqual({ nav: [{ text: 'Home', link: '/' }] })
     expect(config.markdown?.lineNumbers).toBe(true)
     expect(config.vite?.server).toEqual({ port: 4000 })
-    expect(pluginNames(config)).toEqual(['user-plugin', 'metablog:dev-api', 'metablog:knowledge', 'metablog:client-deps'])
+    expect(pluginNames(config)).toEqual(['user-plugin', 'metablog:harden', 'metablog:dev-api', 'metablog:knowledge', 'metablog:client-deps'])
   })
 
-  it('runs the user’s markdown config before registering the wiki-link rule', async () => {
+  it('guards snippets first, then runs the user’s markdown config before registering the wiki-link rule', async () => {
     const calls: string[] = []
     const config = withMetaBlog({ markdown: { config: () => void calls.push('user') } })
     const md = { use: (plugin: { name: string }) => calls.push(`use ${plugin.name}`) }
     await config.markdown!.config!(md as never)
-    expect(calls).toEqual(['user', 'use wikiLinkPlugin'])
+    expect(calls).toEqual(['use metablogMarkdownGuard', 'user', 'use wikiLinkPlugin'])
   })
 
   it('applies the API only to the dev server', () => {
@@ -44,7 +44,7 @@ describe('withMetaBlog', () => {
     expect(typeof fromFunction).toBe('function')
     const resolved = await fromFunction()
     expect(resolved.title).toBe('sync')
-    expect(pluginNames(resolved)).toEqual(['user-plugin', 'metablog:dev-api', 'metablog:knowledge', 'metablog:client-deps'])
+    expect(pluginNames(resolved)).toEqual(['user-plugin', 'metablog:harden', 'metablog:dev-api', 'metablog:knowledge', 'metablog:client-deps'])
     expect(pluginNames(await fromAsync())).toContain('metablog:dev-api')
   })
 
@@ -52,5 +52,22 @@ describe('withMetaBlog', () => {
     const original = { title: 'x', vite: { plugins: [userPlugin] } }
     withMetaBlog(original)
     expect(original).toEqual({ title: 'x', vite: { plugins: [userPlugin] } })
+  })
+
+  it('makes gray-matter YAML-only through markdown.frontmatter, keeping the user’s gray-matter options', () => {
+    const config = withMetaBlog({ markdown: { frontmatter: { renderExcerpt: false, grayMatterOptions: { excerpt: true } } } })
+    const frontmatter = config.markdown!.frontmatter!
+    expect(frontmatter.renderExcerpt).toBe(false)
+    expect(frontmatter.grayMatterOptions?.excerpt).toBe(true)
+    const engines = frontmatter.grayMatterOptions!.engines as Record<string, { parse: (text: string) => unknown }>
+    for (const name of ['javascript', 'json', 'coffee']) expect(() => engines[name]!.parse('{}'), name).toThrow(/YAML front matter only/)
+    expect(engines.yaml!.parse('title: Hello')).toEqual({ title: 'Hello' })
+  })
+
+  it('turns off the dev server’s CORS unless the author set it', () => {
+    const harden = (config: { vite?: { plugins?: unknown[] } }) =>
+      (config.vite!.plugins as { name: string; config: (config: object) => unknown }[]).find((plugin) => plugin.name === 'metablog:harden')!
+    expect(harden(withMetaBlog({})).config({})).toEqual({ server: { cors: false } })
+    expect(harden(withMetaBlog({})).config({ server: { cors: { origin: 'http://localhost:3000' } } })).toBeUndefined()
   })
 })

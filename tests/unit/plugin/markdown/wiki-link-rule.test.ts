@@ -12,6 +12,7 @@ const SITE = KnowledgeIndex.build([
   { path: 'posts/atomic-file-writes.md', content: '---\ntitle: Atomic file writes in Node.js\n---\n' },
   { path: 'posts/a & b.md', content: '---\ntitle: "A <b>bold</b> title"\n---\n' },
   { path: 'zh/知识图谱.md', content: '# 关于知识图谱\n' },
+  { path: 'posts/template.md', content: "---\ntitle: \"{{ constructor.constructor('globalThis.pwned = 1')() }}\"\naliases: ['{{ alias }}']\n---\n" },
 ])
 
 const calls: { target: string; fromPath: string }[] = []
@@ -47,7 +48,7 @@ beforeAll(async () => {
 
 describe('wikiLinkPlugin: links', () => {
   it('renders a resolved link as a site route, the text as written', () => {
-    expect(render('[[atomic-file-writes]]')).toBe('<p><a href="/posts/atomic-file-writes" class="metablog-link">atomic-file-writes</a></p>')
+    expect(render('[[atomic-file-writes]]')).toBe('<p><a v-pre="" href="/posts/atomic-file-writes" class="metablog-link">atomic-file-writes</a></p>')
   })
 
   it('passes the target and the current page to the resolver', () => {
@@ -72,13 +73,13 @@ describe('wikiLinkPlugin: links', () => {
     expect(render('[[atomic-file-writes#Why rename is atomic?]]')).toContain(
       'href="/posts/atomic-file-writes#why-rename-is-atomic" class="metablog-link">atomic-file-writes › Why rename is atomic?</a>',
     )
-    expect(render('[[#Parsing the stream]]')).toBe('<p><a href="#parsing-the-stream" class="metablog-link">Parsing the stream</a></p>')
+    expect(render('[[#Parsing the stream]]')).toBe('<p><a v-pre="" href="#parsing-the-stream" class="metablog-link">Parsing the stream</a></p>')
     expect(render('[[知识图谱#什么是双向链接]]')).toContain('href="/zh/知识图谱#什么是双向链接"')
   })
 
   it('renders the label as Markdown', () => {
     expect(render('[[atomic-file-writes|*atomic* `writes`]]')).toBe(
-      '<p><a href="/posts/atomic-file-writes" class="metablog-link"><em>atomic</em> <code>writes</code></a></p>',
+      '<p><a v-pre="" href="/posts/atomic-file-writes" class="metablog-link"><em>atomic</em> <code>writes</code></a></p>',
     )
   })
 
@@ -90,7 +91,7 @@ describe('wikiLinkPlugin: links', () => {
 describe('wikiLinkPlugin: unresolved links', () => {
   it('marks them visibly, without an href', () => {
     expect(render('[[Future post about CRDTs]]')).toBe(
-      '<p><a class="metablog-link metablog-link--unresolved" title="No page named “Future post about CRDTs” yet" data-target="Future post about CRDTs">Future post about CRDTs</a></p>',
+      '<p><a v-pre="" class="metablog-link metablog-link--unresolved" title="No page named “Future post about CRDTs” yet" data-target="Future post about CRDTs">Future post about CRDTs</a></p>',
     )
   })
 
@@ -104,7 +105,7 @@ describe('wikiLinkPlugin: unresolved links', () => {
 describe('wikiLinkPlugin: embeds', () => {
   it('renders a page embed as a link block with the page title, escaped', () => {
     expect(render('![[atomic-file-writes]]')).toBe(
-      '<p><a href="/posts/atomic-file-writes" class="metablog-link metablog-embed">Atomic file writes in Node.js</a></p>',
+      '<p><a v-pre="" href="/posts/atomic-file-writes" class="metablog-link metablog-embed">Atomic file writes in Node.js</a></p>',
     )
     expect(render('![[a & b]]')).toContain('>A &lt;b&gt;bold&lt;/b&gt; title</a>')
   })
@@ -118,11 +119,31 @@ describe('wikiLinkPlugin: embeds', () => {
   })
 
   it('renders other attachments as file links', () => {
-    expect(render('![[slides.pdf]]')).toBe('<p><a href="./slides.pdf" class="metablog-link metablog-link--file">slides.pdf</a></p>')
+    expect(render('![[slides.pdf]]')).toBe('<p><a v-pre="" href="./slides.pdf" class="metablog-link metablog-link--file">slides.pdf</a></p>')
   })
 
   it('marks an embed of a missing page as unresolved', () => {
     expect(render('![[Nothing here]]')).toContain('class="metablog-link metablog-link--unresolved metablog-embed"')
+  })
+})
+
+describe('wikiLinkPlugin: nothing it emits is Vue template code', () => {
+  const template = "{{ constructor.constructor('globalThis.pwned = 1')() }}"
+  const opening = (html: string) => [...html.matchAll(/<a [^>]*>/g)].map((match) => match[0])
+
+  it('marks every anchor v-pre, so a title, label or target with {{ }} stays text', () => {
+    for (const source of ['![[template]]', '[[template]]', `[[template|${template}]]`, `[[${template}]]`, `[[{{ alias }}]]`, '![[slides.pdf]]']) {
+      const html = render(source)
+      expect(opening(html).length, source).toBe(1)
+      for (const tag of opening(html)) expect(tag, source).toContain(' v-pre=""')
+    }
+  })
+
+  it('renders an embedded title with {{ }} as escaped text inside the v-pre anchor', () => {
+    const html = render('![[template]]')
+    expect(html).toBe(
+      `<p><a v-pre="" href="/posts/template" class="metablog-link metablog-embed">{{ constructor.constructor('globalThis.pwned = 1')() }}</a></p>`,
+    )
   })
 })
 
@@ -134,7 +155,7 @@ describe('wikiLinkPlugin: what is not a link', () => {
 
   it('reads an escaped pipe inside a table cell', () => {
     const html = render('| a | b |\n| --- | --- |\n| x | [[atomic-file-writes\\|atomic writes]] |')
-    expect(html).toContain('<td><a href="/posts/atomic-file-writes" class="metablog-link">atomic writes</a></td>')
+    expect(html).toContain('<td><a v-pre="" href="/posts/atomic-file-writes" class="metablog-link">atomic writes</a></td>')
   })
 
   it('reads an escaped pipe outside tables too (other renderers need it)', () => {
@@ -148,7 +169,7 @@ describe('wikiLinkPlugin: what is not a link', () => {
   it('never nests an anchor inside a link', () => {
     // markdown-it refuses a link whose text holds a link, so the wiki-link wins and the rest is text.
     const html = render('[text with [[atomic-file-writes]] inside](/elsewhere)')
-    expect(html).toBe('<p>[text with <a href="/posts/atomic-file-writes" class="metablog-link">atomic-file-writes</a> inside](/elsewhere)</p>')
+    expect(html).toBe('<p>[text with <a v-pre="" href="/posts/atomic-file-writes" class="metablog-link">atomic-file-writes</a> inside](/elsewhere)</p>')
   })
 })
 
