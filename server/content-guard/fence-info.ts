@@ -9,7 +9,9 @@ const HIGHLIGHT = /^[ \t]*\{[ \t]*\d{1,6}(?:[ \t]*-[ \t]*\d{1,6})?(?:[ \t]*,[ \t
 
 /** A `-vue` fence is compiled as a Vue template (VitePress drops its v-pre): code, not text. */
 export function isVueFence(info: string): boolean {
-  return /-vue/i.test(info)
+  // markdown-it decodes entities in the info string, so `js&#45;vue` is a -vue fence too.
+  const decoded = info.replace(/&#(?:x0*2d|0*45);?|&(?:dash|hyphen);/gi, '-')
+  return /-vue/i.test(decoded)
 }
 
 /** The info string reduced to `lang[:line-numbers[=N]] [{1,3-5}]`. */

@@ -1,6 +1,7 @@
 // What in a page VitePress would run rather than show: raw HTML, Vue interpolations and attribute
 // blocks, `-vue` code, snippet imports. The check behind the content guard and the client sanitizer.
 import MarkdownIt, { type Token } from 'markdown-it'
+import { findFrontMatter } from './front-matter-rules.js'
 
 // Entities stay entities in VitePress, unlike a plain markdown-it parse: keep them apart to tell.
 export const parser = new MarkdownIt({ html: true })
@@ -57,11 +58,20 @@ function liveInline(children: Token[]): number {
 /** How many things in a page VitePress would run: raw HTML, Vue interpolations and attribute blocks, snippet imports. */
 export function liveConstructs(markdown: string): number {
   let count = 0
-  for (const token of parser.parse(markdown, {})) {
+  for (const token of parser.parse(withoutFrontMatter(markdown), {})) {
     if (token.type === 'html_block') count++
     else if (token.type === 'code_block' && token.content.includes('{{')) count++
     else if (token.type === 'fence' && VUE_FENCE.test(firstWord(token.info)) && token.content.includes('{{')) count++
     else if (token.type === 'inline') count += liveInline(token.children ?? [])
   }
   return count
+}
+
+/** The page with its front matter blanked: VitePress hands it to gray-matter, never to the template. */
+function withoutFrontMatter(markdown: string): string {
+  if (!markdown.startsWith('---') && !markdown.startsWith('\uFEFF---')) return markdown
+  const lines = markdown.split('\n')
+  const block = findFrontMatter(lines)
+  if (!block) return markdown
+  return lines.map((line, index) => (index <= block.end ? '' : line)).join('\n')
 }
