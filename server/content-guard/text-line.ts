@@ -54,7 +54,8 @@ function inertBrace(line: string, index: number, scan: LineScan): { text: string
   const safe = matchAt(SAFE_ATTRIBUTES, line, index)
   if (safe) return { text: safe[0], length: safe[0].length }
   if (line[index + 1] === '{') scan.found.add('interpolation')
-  else if (matchAt(ATTRIBUTE_BLOCK, line, index)) scan.found.add('attributes')
+  // The second brace of `{{` is part of the interpolation already reported.
+  else if (line[index - 1] !== '{' && matchAt(ATTRIBUTE_BLOCK, line, index)) scan.found.add('attributes')
   return { text: '&#123;', length: 1 }
 }
 
