@@ -28,7 +28,9 @@ export function findFrontMatter(lines: readonly string[]): FrontMatterBlock | nu
 // A YAML node property or alias where a value may start: `&anchor`, `*alias`, `!tag`, `!!js/function`.
 const NODE_START = /(?:^[ \t]*(?:-[ \t]+)*|[:,[{][ \t]*|\?[ \t]+)[&*!](?=[^\s,\]}])/
 const TAG_START = /<[A-Za-z/!?]|\\(?:x3c|u003c|U0000003c)/i
-const HEAD_KEY = /^head[ \t]*:/
+const HEAD_KEY = /(?:^|[{,][ \t]*)["']?head["']?[ \t]*:/
+// The theme turns some values into links (hero actions, features): no script-capable URLs.
+const SCRIPT_URL = /(?:^|[^A-Za-z0-9])(?:javascript|vbscript|livescript|data)[ \t]*(?::|\\x3a|\\u003a)(?=[^\s"'])/i
 
 /** The YAML line with its quoted strings and comment blanked out, so only its structure is read. */
 function structureOf(line: string): string {
@@ -69,6 +71,13 @@ export function judgeFrontMatterLine(line: string, number: number): Refusal | nu
       message: `${where}: front matter may not contain HTML tags (VitePress's theme shows some values as HTML); found \`${preview(line)}\`. Write the value as plain text.`,
     }
   }
+  if (SCRIPT_URL.test(line)) {
+    return {
+      line: number + 1,
+      construct: 'front-matter-url',
+      message: `${where}: front matter may not hold a javascript:, vbscript: or data: URL (the theme makes some values into links); found \`${preview(line)}\`. Use an http(s) or site-relative link.`,
+    }
+  }
   if (HEAD_KEY.test(line)) {
     return {
       line: number + 1,
@@ -80,7 +89,9 @@ export function judgeFrontMatterLine(line: string, number: number): Refusal | nu
 }
 
 export function judgeFrontMatterBlock(lines: readonly string[], block: FrontMatterBlock, changed: ReadonlySet<number>): Refusal | null {
-  if (changed.has(0) && block.language !== '') {
+  // A non-YAML engine runs the whole block: refused when the writer adds the engine or any line to it.
+  const touchesBlock = [...changed].some((line) => line <= block.end)
+  if (block.language !== '' && touchesBlock) {
     return {
       line: 1,
       construct: 'front-matter-engine',

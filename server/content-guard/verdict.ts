@@ -10,6 +10,7 @@ export type RefusedConstruct =
   | 'front-matter-yaml'
   | 'front-matter-html'
   | 'front-matter-head'
+  | 'front-matter-url'
   | 'include'
   | 'snippet'
   | 'vue-fence'

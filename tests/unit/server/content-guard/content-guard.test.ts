@@ -118,3 +118,19 @@ describe('guardContent on an update', () => {
     expect(result).not.toContain('{{ 5 }}')
   })
 })
+
+describe('guardContent on front matter', () => {
+  it('refuses script URLs, head and HTML in new front-matter lines, keeps prose with colons', () => {
+    expect(refusal(guardContent(null, '---\nhero:\n  actions:\n    - link: "javascript:alert(1)"\n---\n'))).toMatchObject({ line: 4, construct: 'front-matter-url' })
+    expect(refusal(guardContent(null, '---\n"head": []\n---\n'))).toMatchObject({ line: 2, construct: 'front-matter-head' })
+    expect(refusal(guardContent(null, '---\ntitle: "\\u003cimg src=x onerror=1>"\n---\n'))).toMatchObject({ line: 2, construct: 'front-matter-html' })
+    const prose = '---\ntitle: "Working with data: a guide"\ndata: 5\ndescription: Tom & Jerry {{ inert here }}\n---\n'
+    expect(stored(guardContent(null, prose))).toBe(prose)
+  })
+
+  it('refuses any new line in front matter an engine would run, even when the author wrote the engine line', () => {
+    const page = '---js\n{ title: "mine" }\n---\n\n# Mine\n'
+    expect(stored(guardContent(page, `${page}\nMore.\n`))).toBe(`${page}\nMore.\n`)
+    expect(refusal(guardContent(page, page.replace('"mine"', 'require("fs")')))).toMatchObject({ construct: 'front-matter-engine' })
+  })
+})
