@@ -37,8 +37,9 @@ export interface LineChanges {
   previous: Map<number, number>
 }
 
-// A large rewrite is not worth a slow diff: past this, the middle of the page counts as changed.
-const DIFF_LIMIT = { maxEditLength: 4000, timeout: 1500 }
+// A large rewrite is not worth a slow diff: past this many inserted or removed lines, everything
+// between the common head and tail counts as changed. A limit, not a timeout, so the verdict is the same on any machine.
+const DIFF_LIMIT = { maxEditLength: 1000 }
 
 export function lineChanges(before: string[] | null, after: string[]): LineChanges {
   const changed = new Set<number>()
