@@ -9,8 +9,16 @@ const AUTOLINK = /<(?:https?|mailto):[^\s<>"'`{}\\]*>/iy
 const SCRIPT_TAG = /<\/?(?:script|style)\b/iy
 const TAG_START = /[A-Za-z/!?]/
 const ATTRIBUTE_BLOCK = /\{[^}]*[=@:][^}]*\}/y
-// A script-capable URL scheme, its colon possibly written as an entity; not prose such as "data: 5".
-const SCRIPT_SCHEME = /(javascript|vbscript|livescript|data)[ \t]*(?::|&colon;|&#0*58;?|&#x0*3a;?)(?=\S)/iy
+/** A letter as written or as a numeric entity, which markdown-it decodes in link destinations. */
+function letterPattern(letter: string): string {
+  const code = letter.charCodeAt(0)
+  const upper = letter.toUpperCase().charCodeAt(0)
+  return `(?:${letter}|&#0*(?:${code}|${upper});?|&#x0*(?:${code.toString(16)}|${upper.toString(16)});?)`
+}
+
+const SCHEMES = ['javascript', 'vbscript', 'livescript', 'data'].map((scheme) => [...scheme].map(letterPattern).join('')).join('|')
+// A script-capable URL scheme, letters or colon possibly written as entities; not prose such as "data: 5".
+const SCRIPT_SCHEME = new RegExp(`(${SCHEMES})[ \\t]*(?::|&colon;|&#0*58;?|&#x0*3a;?)(?=\\S)`, 'iy')
 const BACKTICKS = /`+/y
 const ZERO_WIDTH_SPACE = '\u200B'
 
@@ -53,7 +61,7 @@ function inertTag(line: string, index: number, scan: LineScan): { text: string; 
 function inertBrace(line: string, index: number, scan: LineScan): { text: string; length: number } {
   const safe = matchAt(SAFE_ATTRIBUTES, line, index)
   if (safe) return { text: safe[0], length: safe[0].length }
-  if (line[index + 1] === '{') scan.found.add('interpolation')
+  if (/^\{(?:\{|&#0*123;|&#x0*7b;)/i.test(line.slice(index, index + 9))) scan.found.add('interpolation')
   // The second brace of `{{` is part of the interpolation already reported.
   else if (line[index - 1] !== '{' && matchAt(ATTRIBUTE_BLOCK, line, index)) scan.found.add('attributes')
   return { text: '&#123;', length: 1 }

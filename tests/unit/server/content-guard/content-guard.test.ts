@@ -24,6 +24,11 @@ describe('guardContent on a new page', () => {
     ])
   })
 
+  it('breaks script URLs written with entities, and leaves prose such as "data: 5" alone', () => {
+    expect(stored(guardContent(null, '[a](jav&#x61;script&colon;x()) [b](D&#65;TA:text/html,x)\n'))).toBe('[a](jav&#x61;script%3Ax()) [b](D&#65;TA%3Atext/html,x)\n')
+    expect(stored(guardContent(null, 'The data: 5 rows; javascript: a language.\n'))).toBe('The data: 5 rows; javascript: a language.\n')
+  })
+
   it('leaves ordinary prose, code and comparisons byte for byte', () => {
     const prose = '# ETags\n\nAn ETag is a **fingerprint**; a < b.\n\n```ts {2}\nif (a < b) { run("<b>") }\n```\n\n- [[posts/etags|ETags]] and `x < y`\n'
     expect(guardContent(null, prose)).toEqual({ ok: true, content: prose, neutralized: [] })
