@@ -1,6 +1,6 @@
 // One line of Markdown text (outside code blocks and front matter) made inert for VitePress: tags and
 // `{` become entities (VitePress keeps entities, so the page reads the same), script URLs lose their
-// colon, and inline code is kept as written, wrapped in v-pre when it holds `{{`.
+// colon and stop being links, and inline code is kept as written, wrapped in v-pre when it holds `{{`.
 import { SAFE_ATTRIBUTES, V_PRE_CLOSE, V_PRE_OPEN, matchAt } from './live-constructs.js'
 import type { NeutralizedConstruct } from './verdict.js'
 
@@ -67,6 +67,17 @@ function inertBrace(line: string, index: number, scan: LineScan): { text: string
   return { text: '&#123;', length: 1 }
 }
 
+/**
+ * Escapes the `(` or `[` that makes what follows a link or image destination, so the URL shows as
+ * text: a rewritten URL that stayed a link would be a dead link or a missing image to `vitepress build`.
+ */
+function breakLinkBefore(out: string): string {
+  const inline = /\(([ \t]*(?:<|&lt;)?[ \t]*)$/.exec(out)
+  if (inline) return `${out.slice(0, inline.index)}\\(${inline[1]}`
+  const definition = /^([ \t]{0,3})\[([^\]]*\]:[ \t]*(?:<|&lt;)?[ \t]*)$/.exec(out)
+  return definition ? `${definition[1]}\\[${definition[2]}` : out
+}
+
 export function inertTextLine(line: string, scan: LineScan): string {
   let out = ''
   let index = 0
@@ -110,6 +121,7 @@ export function inertTextLine(line: string, scan: LineScan): string {
     let piece: { text: string; length: number }
     if (scheme) {
       scan.found.add('script-url')
+      out = breakLinkBefore(out)
       piece = { text: `${scheme[1]}%3A`, length: scheme[0].length }
     } else if (character === '<') piece = inertTag(line, index, scan)
     else if (character === '{') piece = inertBrace(line, index, scan)

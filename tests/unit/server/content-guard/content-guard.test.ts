@@ -15,7 +15,7 @@ function refusal(verdict: Verdict): { line: number; construct: string; message: 
 describe('guardContent on a new page', () => {
   it('makes text inert and says what, by line', () => {
     const verdict = guardContent(null, '# Hi {{ x }}\n\n<img src=x onerror="y()">\n\n[a](javascript:y()) {onclick=y} {#keep}\n')
-    expect(stored(verdict)).toBe('# Hi &#123;&#123; x }}\n\n&lt;img src=x onerror="y()">\n\n[a](javascript%3Ay()) &#123;onclick=y} {#keep}\n')
+    expect(stored(verdict)).toBe('# Hi &#123;&#123; x }}\n\n&lt;img src=x onerror="y()">\n\n[a]\\(javascript%3Ay()) &#123;onclick=y} {#keep}\n')
     expect(verdict.ok && verdict.neutralized).toEqual([
       { line: 1, construct: 'interpolation' },
       { line: 3, construct: 'html' },
@@ -25,8 +25,9 @@ describe('guardContent on a new page', () => {
   })
 
   it('breaks script URLs written with entities, and leaves prose such as "data: 5" alone', () => {
-    expect(stored(guardContent(null, '[a](jav&#x61;script&colon;x()) [b](D&#65;TA:text/html,x)\n'))).toBe('[a](jav&#x61;script%3Ax()) [b](D&#65;TA%3Atext/html,x)\n')
+    expect(stored(guardContent(null, '[a](jav&#x61;script&colon;x()) [b](D&#65;TA:text/html,x)\n'))).toBe('[a]\\(jav&#x61;script%3Ax()) [b]\\(D&#65;TA%3Atext/html,x)\n')
     expect(stored(guardContent(null, 'The data: 5 rows; javascript: a language.\n'))).toBe('The data: 5 rows; javascript: a language.\n')
+    expect(stored(guardContent(null, '![i]( <data:image/png;base64,x>)\n\n[r]: vbscript:x\n'))).toBe('![i]\\( &lt;data%3Aimage/png;base64,x>)\n\n\\[r]: vbscript%3Ax\n')
   })
 
   it('leaves ordinary prose, code and comparisons byte for byte', () => {
