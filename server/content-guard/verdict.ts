@@ -1,7 +1,8 @@
 // What the content guard decides about a page: made inert (and what changed), or refused (and why).
+import type { NeutralizedItem } from '../../plugin/protocol.js'
 
 /** Constructs the guard rewrites so they show as text. */
-export type NeutralizedConstruct = 'html' | 'script' | 'interpolation' | 'attributes' | 'script-url' | 'fence-info'
+export type NeutralizedConstruct = NeutralizedItem['construct']
 
 /** Constructs the guard refuses, because no rewrite keeps what the text meant. */
 export type RefusedConstruct =
@@ -18,12 +19,8 @@ export type RefusedConstruct =
   | 'code-exposed'
   | 'unsafe-markdown'
 
-/** Mirrors NeutralizedItem in plugin/protocol.ts. */
-export interface Neutralization {
-  /** 1-based line of the stored page. */
-  line: number
-  construct: NeutralizedConstruct
-}
+/** One rewritten construct, as the write's answer lists it. */
+export type Neutralization = NeutralizedItem
 
 export interface Refusal {
   /** 1-based line of the page as sent. */
