@@ -35,6 +35,9 @@ export interface ErrorBody {
     /** With ERR_STALE: the page's hash now; null when it was deleted. */
     currentHash?: string | null
     lockedBy?: string
+    /** With ERR_UNSAFE_CONTENT: the 1-based line of the refused construct, and which construct it is. */
+    line?: number
+    construct?: string
   }
 }
 
@@ -55,6 +58,14 @@ export interface WriteFileRequest {
 export interface WriteFileResponse {
   path: string
   hash: string
+  /** What the server's content guard made inert before storing (the hash is of the stored text). */
+  neutralized?: NeutralizedItem[]
+}
+
+/** One construct the content guard rewrote so it shows as text, on a 1-based line of the stored page. */
+export interface NeutralizedItem {
+  line: number
+  construct: 'html' | 'script' | 'interpolation' | 'attributes' | 'script-url' | 'fence-info'
 }
 
 export interface DeleteFileResponse {

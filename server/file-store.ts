@@ -2,6 +2,7 @@ import { constants as fsConstants } from 'node:fs'
 import fs, { type FileHandle } from 'node:fs/promises'
 import type { PageSummary } from '../plugin/protocol.js'
 import { removeStaleTempFiles, writeFileAtomic } from './atomic-write.js'
+import { guardContent, type Neutralization } from './content-guard/index.js'
 import { MetaBlogError, isErrnoException } from './errors.js'
 import { hashContent } from './hash.js'
 import { KeyedMutex } from './keyed-mutex.js'
@@ -27,6 +28,10 @@ export interface WriteResult {
   hash: string
   created: boolean
   previousHash: string | null
+  /** The text stored: the one sent, with what the content guard made inert rewritten. */
+  content: string
+  /** What the content guard made inert, by line; empty when the text was stored as sent. */
+  neutralized: Neutralization[]
 }
 
 export interface FileStoreOptions {
@@ -66,10 +71,25 @@ export class FileStore {
       const current = await readPage(absolute, relative)
       const previousHash = current === null ? null : hashContent(current)
       checkPrecondition(relative, precondition, previousHash)
-      await writeFileAtomic(absolute, content, { verify: () => this.confirmInside(relative) }).catch((error: unknown) => {
+      // Judged against the page as it is now: only what this write adds or changes is the writer's.
+      const verdict = guardContent(current, content)
+      if (!verdict.ok) {
+        throw new MetaBlogError('ERR_UNSAFE_CONTENT', `${relative} was not written. ${verdict.message}`, {
+          line: verdict.line,
+          construct: verdict.construct,
+        })
+      }
+      await writeFileAtomic(absolute, verdict.content, { verify: () => this.confirmInside(relative) }).catch((error: unknown) => {
         throw explainWriteError(relative, error)
       })
-      return { path: relative, hash: hashContent(content), created: current === null, previousHash }
+      return {
+        path: relative,
+        hash: hashContent(verdict.content),
+        created: current === null,
+        previousHash,
+        content: verdict.content,
+        neutralized: verdict.neutralized,
+      }
     })
   }
 

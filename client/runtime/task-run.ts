@@ -2,6 +2,7 @@ import type { Checkpoint, CheckpointStep } from '../../plugin/protocol'
 import { errorCode, type ClientError } from '../api/errors'
 import type { MetaBlogApi } from '../api/metablog-api'
 import { CheckpointSaver, type CheckpointData } from './checkpoint-saver'
+import { guardedContent } from './guarded-write'
 import { hashText } from './hash'
 import { messageId } from './messages'
 import { createModelPort } from './model-port'
@@ -157,7 +158,8 @@ export class TaskRun {
   }
 
   /** Writes with the hash the task expects; a stale answer for a page that already holds this exact content is a write that landed. */
-  private async writePage(api: MetaBlogApi, path: string, content: string, expectedHash: string | null): Promise<string> {
+  private async writePage(api: MetaBlogApi, path: string, text: string, expectedHash: string | null): Promise<string> {
+    const content = await guardedContent(api, path, text, expectedHash, this.signal)
     const wanted = await hashText(content)
     this.pendingHashes[path] = wanted
     await this.saveCheckpoint()

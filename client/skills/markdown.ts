@@ -9,7 +9,26 @@ export interface FrontMatter {
   draft?: boolean
 }
 
-const yamlString = (value: string) => JSON.stringify(value)
+/**
+ * A YAML double-quoted string (JSON quoting, which YAML reads as it is), never raw text. A `<` that
+ * could open a tag becomes `‹`: VitePress's theme renders some front-matter values (hero, features)
+ * as HTML, and the server's content guard refuses tags in front matter.
+ */
+export function yamlString(value: string): string {
+  return JSON.stringify(value.replace(/<(?=[A-Za-z/!?])/g, '‹'))
+}
+
+/**
+ * Another page's title as the label of a `[[wiki-link|label]]`: the title is untrusted text, so it
+ * cannot close the link (`]]`, `|`), open a tag or a Vue interpolation; VitePress keeps entities.
+ */
+export function wikiLinkLabel(title: string): string {
+  return title
+    .replace(/[\[\]|\s]+/g, ' ')
+    .replace(/<(?=[A-Za-z/!?])/g, '&lt;')
+    .replace(/\{/g, '&#123;')
+    .trim()
+}
 
 /** Front matter as YAML; strings are JSON-quoted, which YAML reads as they are. */
 export function composeFrontMatter(fields: FrontMatter): string {

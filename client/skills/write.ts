@@ -1,6 +1,6 @@
 import type { SearchResult } from '../../plugin/protocol'
 import type { Skill, SkillContext } from '../runtime/types'
-import { composeFrontMatter, routeOf, slugForTitle, stripFrontMatter, today } from './markdown'
+import { composeFrontMatter, routeOf, slugForTitle, stripFrontMatter, today, wikiLinkLabel } from './markdown'
 import { writeChecked } from './page-write'
 import { system, user } from './prompts'
 import { requireModel } from './stream-reply'
@@ -30,7 +30,8 @@ async function freePath(context: SkillContext, title: string): Promise<string> {
 
 function relatedSection(related: Related): string {
   if (related.length === 0) return ''
-  const links = related.map((page) => `- [[${page.path.replace(/\.md$/, '')}|${page.title}]]`)
+  // Another page's title is untrusted: it may carry {{ }}, tags or `]]`.
+  const links = related.map((page) => `- [[${page.path.replace(/\.md$/, '')}|${wikiLinkLabel(page.title)}]]`)
   return `\n\n${RELATED_HEADING}\n\n${links.join('\n')}`
 }
 

@@ -53,10 +53,11 @@ export function filesMiddleware(store: FileStore, feed: PageChangeFeed) {
       const taskId = taskIdOf(optionalStringField(request.body, 'taskId'))
       const result = await store.write(pagePath, content, precondition, taskId)
       // Listeners (index, events) have run when this resolves: a GET /graph right after sees the write.
-      await feed.pageWritten(result.path, result.created ? 'created' : 'updated', content)
+      await feed.pageWritten(result.path, result.created ? 'created' : 'updated', result.content)
+      const neutralized = result.neutralized.length > 0 ? { neutralized: result.neutralized } : {}
       return {
         status: result.created ? 201 : 200,
-        body: { path: result.path, hash: result.hash } satisfies WriteFileResponse,
+        body: { path: result.path, hash: result.hash, ...neutralized } satisfies WriteFileResponse,
         headers: { ETag: `"${result.hash}"` },
       }
     },

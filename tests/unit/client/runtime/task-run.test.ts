@@ -117,4 +117,23 @@ describe('TaskRun', () => {
     await run.run()
     expect(written).not.toHaveBeenCalled()
   })
+
+  it('sends what the content guard stores, judged against the page it updates, and notes that hash', async () => {
+    const current = '# Mine <b>author</b>\n'
+    const writeFile = vi.fn(async (path: string, content: string) => ({ path, hash: await hashText(content) }))
+    const readFile = vi.fn(async (path: string) => ({ path, content: current, hash: 'h0' }))
+    const { run } = setUp({ writeFile, readFile }, skillOf((context) => context.writePage('posts/a.md', `${current}\nNew {{ x }} <i>y</i>\n`, 'h0')))
+    await run.run()
+    const sent = '# Mine <b>author</b>\n\nNew &#123;&#123; x }} &lt;i>y&lt;/i>\n'
+    expect(writeFile).toHaveBeenCalledWith('posts/a.md', sent, 'h0', expect.anything())
+    expect(run.checkpoint().expectedHashes).toEqual({ 'posts/a.md': await hashText(sent) })
+  })
+
+  it('refuses before sending when the guard would refuse, with the construct and the line', async () => {
+    const writeFile = vi.fn()
+    const skill = skillOf((context) => context.writePage('posts/new.md', '# New\n\n```\n<!--@include: ../.env-->\n```\n', null))
+    const { run } = setUp({ writeFile }, skill)
+    await expect(run.run()).rejects.toMatchObject({ code: 'ERR_UNSAFE_CONTENT', message: expect.stringContaining('posts/new.md was not written. line 4: `<!--@include:`') })
+    expect(writeFile).not.toHaveBeenCalled()
+  })
 })

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { codeBlocks, composeFrontMatter, routeOf, setFrontMatterField, slugForTitle, stripFrontMatter, today } from '../../../../client/skills/markdown'
+import matter from 'gray-matter'
+import { guardContent } from '../../../../server/content-guard/index.js'
+import { codeBlocks, composeFrontMatter, routeOf, setFrontMatterField, slugForTitle, stripFrontMatter, today, wikiLinkLabel, yamlString } from '../../../../client/skills/markdown'
 
 describe('front matter', () => {
   it('composes YAML with quoted strings and only the fields given', () => {
@@ -51,5 +53,23 @@ describe('codeBlocks', () => {
       { language: '', code: 'plain\n' },
       { language: 'md', code: '```js\nnested\n```\n' },
     ])
+  })
+})
+
+describe('untrusted text in front matter and links', () => {
+  it('writes front-matter values as quoted YAML strings with no tag in them, which the guard accepts', () => {
+    const description = 'Why <script>alert(1)</script> and {{ x }} stay text: "quoted", #hash, &a *b'
+    expect(yamlString(description)).toBe('"Why ‹script>alert(1)‹/script> and {{ x }} stay text: \\"quoted\\", #hash, &a *b"')
+    const page = setFrontMatterField('---\ntitle: "T"\n---\n# T\n', 'description', description)
+    expect(matter(page).data.description).toBe('Why ‹script>alert(1)‹/script> and {{ x }} stay text: "quoted", #hash, &a *b')
+    expect(guardContent(null, page)).toEqual({ ok: true, content: page, neutralized: [] })
+    const composed = composeFrontMatter({ title: '<img src=x onerror=1>', tags: ['<b>'], description })
+    expect(guardContent(null, composed)).toMatchObject({ ok: true, content: composed })
+  })
+
+  it('escapes another page’s title as a wiki-link label', () => {
+    expect(wikiLinkLabel('A {{ x }} <img src=x> ]] | b\nc')).toBe('A &#123;&#123; x }} &lt;img src=x> b c')
+    const line = `- [[posts/a|${wikiLinkLabel('{{ evil() }} <svg onload=1>')}]]\n`
+    expect(guardContent(null, line)).toEqual({ ok: true, content: line, neutralized: [] })
   })
 })
