@@ -9,6 +9,7 @@ import { judgeFrontMatterBlock, preview } from './front-matter-rules.js'
 import { isCode, layoutOf, type Layout } from './layout.js'
 import { lineChanges, splitLines, joinLines, type LineChanges, type PageLines } from './lines.js'
 import { liveConstructs } from './live-constructs.js'
+import { judgeOpenTags } from './open-tags.js'
 import { inertIndentedCode, inertTextLine, type LineScan } from './text-line.js'
 import type { Neutralization, NeutralizedConstruct, Refusal, Verdict } from './verdict.js'
 
@@ -27,7 +28,8 @@ export function guardContent(current: string | null, next: string): Verdict {
   const refusal =
     judgeDirectives(page.lines, changes.changed) ??
     (layout.frontMatter ? judgeFrontMatterBlock(page.lines, layout.frontMatter, changes.changed) : null) ??
-    judgeStructure(page.lines, layout, changes, before)
+    judgeStructure(page.lines, layout, changes, before) ??
+    judgeOpenTags(page.lines, layout.kinds, changes.changed)
   if (refusal) return { ok: false, ...refusal }
   let baseline: number | null = null
   for (const strict of [false, true]) {

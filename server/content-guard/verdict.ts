@@ -16,6 +16,7 @@ export type RefusedConstruct =
   | 'snippet'
   | 'vue-fence'
   | 'html-block-edit'
+  | 'tag-continuation'
   | 'code-exposed'
   | 'unsafe-markdown'
 
