@@ -18,7 +18,6 @@ export type RefusedConstruct =
   | 'html-block-edit'
   | 'tag-continuation'
   | 'code-exposed'
-  | 'unsafe-markdown'
 
 /** One rewritten construct, as the write's answer lists it. */
 export type Neutralization = NeutralizedItem

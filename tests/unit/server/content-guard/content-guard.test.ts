@@ -155,3 +155,13 @@ describe('guardContent next to an author’s open tag', () => {
     expect(stored(guardContent('<a title=">"\n\nOld.\n', '<a title=">"\n\nNew onclick=1\n'))).toBe('<a title=">"\n\nNew onclick=1\n')
   })
 })
+
+describe('guardContent and code spans that are not code', () => {
+  it('stores the strict text when a backtick the author opened makes the model’s “code span” prose', () => {
+    const page = 'Author {{ 1 + 1 }} and `foo\n\nOld.\n'
+    const next = 'Author {{ 1 + 1 }} and `foo\nbar` <img src=x onerror=y()> {{ evil }} `baz`\n\nOld.\n'
+    const result = stored(guardContent(page, next))
+    expect(result.split('\n')[1]).toBe('bar` &lt;img src=x onerror=y()> &#123;&#123; evil }} `baz`')
+    expect(guardContent(page, result)).toEqual({ ok: true, content: result, neutralized: [] })
+  })
+})
