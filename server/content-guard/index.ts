@@ -9,6 +9,7 @@ import { judgeFrontMatterBlock, preview } from './front-matter-rules.js'
 import { isCode, layoutOf, type Layout } from './layout.js'
 import { lineChanges, splitLines, joinLines, type LineChanges, type PageLines } from './lines.js'
 import { liveConstructs } from './live-constructs.js'
+import { judgeOpenTags } from './open-tags.js'
 import { inertIndentedCode, inertTextLine, type LineScan } from './text-line.js'
 import type { Neutralization, NeutralizedConstruct, Refusal, Verdict } from './verdict.js'
 
@@ -27,27 +28,24 @@ export function guardContent(current: string | null, next: string): Verdict {
   const refusal =
     judgeDirectives(page.lines, changes.changed) ??
     (layout.frontMatter ? judgeFrontMatterBlock(page.lines, layout.frontMatter, changes.changed) : null) ??
-    judgeStructure(page.lines, layout, changes, before)
+    judgeStructure(page.lines, layout, changes, before) ??
+    judgeOpenTags(page.lines, layout.kinds, changes.changed)
   if (refusal) return { ok: false, ...refusal }
-  let baseline: number | null = null
-  for (const strict of [false, true]) {
-    const scan: LineScan = { strict, found: new Set(), trusted: false }
-    const neutralized: Neutralization[] = []
-    const lines = rewrite(page, layout, changes.changed, scan, neutralized)
-    const content = joinLines({ lines, separators: page.separators })
-    // Only a code span kept as written needs the whole-page check: markdown-it may not read it as code.
-    if (!scan.trusted) return { ok: true, content, neutralized }
-    baseline ??= current === null ? 0 : liveConstructs(current)
-    if (liveConstructs(content) <= baseline) return { ok: true, content, neutralized }
-  }
-  let first = Infinity
-  for (const line of changes.changed) first = Math.min(first, line + 1)
-  return {
-    ok: false,
-    line: first,
-    construct: 'unsafe-markdown',
-    message: `line ${first}: the new text mixes code spans with HTML or Vue syntax in a way that could not be made inert. Rewrite it as plainer Markdown.`,
-  }
+  const loose = rewritten(page, layout, changes.changed, false)
+  // Only a code span kept as written needs the whole-page check: markdown-it may not read it as code.
+  if (!loose.trusted) return { ok: true, content: loose.content, neutralized: loose.neutralized }
+  // The strict pass trusts no code span on a changed line; more live constructs in the loose one mean
+  // a "code span" there was not one, so the strict text is stored.
+  const strict = rewritten(page, layout, changes.changed, true)
+  const chosen = liveConstructs(loose.content) <= liveConstructs(strict.content) ? loose : strict
+  return { ok: true, content: chosen.content, neutralized: chosen.neutralized }
+}
+
+function rewritten(page: PageLines, layout: Layout, changed: ReadonlySet<number>, strict: boolean) {
+  const scan: LineScan = { strict, found: new Set(), trusted: false }
+  const neutralized: Neutralization[] = []
+  const lines = rewrite(page, layout, changed, scan, neutralized)
+  return { content: joinLines({ lines, separators: page.separators }), neutralized, trusted: scan.trusted }
 }
 
 /** Refusals that depend on the page's block structure: Vue fences, the author's HTML, exposed code. */

@@ -24,11 +24,13 @@ export function matchAt(pattern: RegExp, text: string, index: number): RegExpExe
   return pattern.exec(text)
 }
 
-function liveBraces(text: string): boolean {
+/** Every brace that is not a harmless `{#id}`/`{.class}`, plus snippet lines: one more raw `{` is one more count. */
+function liveBraces(text: string): number {
+  let count = 0
   for (let index = text.indexOf('{'); index !== -1; index = text.indexOf('{', index + 1)) {
-    if (!matchAt(SAFE_ATTRIBUTES, text, index)) return true
+    if (!matchAt(SAFE_ATTRIBUTES, text, index)) count++
   }
-  return /(?:^|\n)[ \t]*<<</.test(text)
+  return count + (/(?:^|\n)[ \t]*<<</.test(text) ? 1 : 0)
 }
 
 function liveInline(children: Token[]): number {
@@ -36,7 +38,7 @@ function liveInline(children: Token[]): number {
   let text = ''
   let preformatted = 0
   const flush = () => {
-    if (preformatted === 0 && liveBraces(text)) count++
+    if (preformatted === 0) count += liveBraces(text)
     text = ''
   }
   for (const child of children) {

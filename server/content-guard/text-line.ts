@@ -26,7 +26,7 @@ export interface LineScan {
   /** Inline code is not trusted to be code (a second pass, after the first left something live). */
   strict: boolean
   found: Set<NeutralizedConstruct>
-  /** Set when a code span was kept as written, which only a parse of the whole page can confirm. */
+  /** Set when a code span the strict pass would rewrite was kept as written, which only a parse of the whole page can confirm. */
   trusted: boolean
 }
 
@@ -111,7 +111,8 @@ export function inertTextLine(line: string, scan: LineScan): string {
         continue
       }
       const span = line.slice(index, end)
-      scan.trusted = true
+      // Only a span the strict pass would rewrite needs the whole-page check.
+      if (!scan.trusted && inertTextLine(span, { strict: true, found: new Set(), trusted: false }) !== span) scan.trusted = true
       if (span.includes('{{')) scan.found.add('interpolation')
       out += span.includes('{{') ? `${V_PRE_OPEN}${span}${V_PRE_CLOSE}` : span
       index = end

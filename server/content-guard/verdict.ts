@@ -16,8 +16,8 @@ export type RefusedConstruct =
   | 'snippet'
   | 'vue-fence'
   | 'html-block-edit'
+  | 'tag-continuation'
   | 'code-exposed'
-  | 'unsafe-markdown'
 
 /** One rewritten construct, as the write's answer lists it. */
 export type Neutralization = NeutralizedItem

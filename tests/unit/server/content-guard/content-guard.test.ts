@@ -140,3 +140,28 @@ describe('guardContent on front matter', () => {
     expect(refusal(guardContent(page, page.replace('"mine"', 'require("fs")')))).toMatchObject({ construct: 'front-matter-engine' })
   })
 })
+
+describe('guardContent next to an author’s open tag', () => {
+  it('refuses a line that would become part of a tag the author’s line left open', () => {
+    const page = 'Intro <a\n\nOld.\n'
+    expect(refusal(guardContent(page, 'Intro <a\nonclick="steal()">x</a>\n\nOld.\n'))).toMatchObject({ line: 2, construct: 'tag-continuation' })
+    const quoted = 'See <a href="\n'
+    expect(refusal(guardContent(quoted, `${quoted}javascript:steal()">x</a>\n`))).toMatchObject({ line: 2, construct: 'tag-continuation' })
+  })
+
+  it('accepts lines after closed tags, after a blank line, and lines that open nothing', () => {
+    const page = 'Intro <b>bold</b> and a < b\n\nOld.\n'
+    expect(stored(guardContent(page, 'Intro <b>bold</b> and a < b\nmore text\n\nOld <i>x</i>\nnext\n'))).toBe('Intro <b>bold</b> and a < b\nmore text\n\nOld &lt;i>x&lt;/i>\nnext\n')
+    expect(stored(guardContent('<a title=">"\n\nOld.\n', '<a title=">"\n\nNew onclick=1\n'))).toBe('<a title=">"\n\nNew onclick=1\n')
+  })
+})
+
+describe('guardContent and code spans that are not code', () => {
+  it('stores the strict text when a backtick the author opened makes the model’s “code span” prose', () => {
+    const page = 'Author {{ 1 + 1 }} and `foo\n\nOld.\n'
+    const next = 'Author {{ 1 + 1 }} and `foo\nbar` <img src=x onerror=y()> {{ evil }} `baz`\n\nOld.\n'
+    const result = stored(guardContent(page, next))
+    expect(result.split('\n')[1]).toBe('bar` &lt;img src=x onerror=y()> &#123;&#123; evil }} `baz`')
+    expect(guardContent(page, result)).toEqual({ ok: true, content: result, neutralized: [] })
+  })
+})
