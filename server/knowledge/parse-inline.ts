@@ -22,7 +22,8 @@ export interface ParsedLink {
 
 const MARKDOWN_LINK =
   /\[((?:[^[\]\\]|\\.|\[(?:[^[\]\\]|\\.)*\])*)\]\(\s*(<[^<>\n]*>|(?:[^\s()\\]|\\.|\((?:[^\s()\\]|\\.)*\))+)(?:\s+(?:"[^"\n]*"|'[^'\n]*'|\([^()\n]*\)))?\s*\)/y
-const INLINE_HTML = /<\/?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?\/?>|<!--[\s\S]*?-->|<[A-Za-z][A-Za-z0-9+.-]{1,31}:[^<>\s]*>/y
+// Comments (`<!--…-->`) are found by hand: a lazy scan for '-->' would rescan the rest for every unclosed one.
+const INLINE_HTML = /<\/?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?\/?>|<[A-Za-z][A-Za-z0-9+.-]{1,31}:[^<>\s]*>/y
 const EXTERNAL = /^(?:[a-z][a-z0-9+.-]*:|\/\/)/i
 const PAGE_LIKE = /(?:\.md|\.html|\/|^[^.]*|\/[^/.]*)$/i
 
@@ -32,11 +33,25 @@ function lineAt(text: string, from: number, to: number, startLine: number): numb
   return line
 }
 
+/** Where the last backtick run of each length starts in `text`: one pass, so an unclosed run costs no rescan. */
+function lastRunStarts(text: string): Map<number, number> {
+  const starts = new Map<number, number>()
+  for (let at = text.indexOf('`'); at !== -1; ) {
+    let end = at
+    while (text.charCodeAt(end) === 96) end++
+    starts.set(end - at, at)
+    at = text.indexOf('`', end)
+  }
+  return starts
+}
+
 /** The end of the code span opening at `start` (a run of backticks), or -1 if it never closes. */
-function codeSpanEnd(text: string, start: number): { runEnd: number; end: number } {
+function codeSpanEnd(text: string, start: number, lastRuns: Map<number, number>): { runEnd: number; end: number } {
   let runEnd = start
   while (text.charCodeAt(runEnd) === 96) runEnd++
   const run = runEnd - start
+  // No later run of that length: searching for one would read the rest of the text for nothing.
+  if ((lastRuns.get(run) ?? -1) < runEnd) return { runEnd, end: -1 }
   let search = runEnd
   for (;;) {
     const close = text.indexOf('`', search)
@@ -45,6 +60,22 @@ function codeSpanEnd(text: string, start: number): { runEnd: number; end: number
     while (text.charCodeAt(closeEnd) === 96) closeEnd++
     if (closeEnd - close === run) return { runEnd, end: closeEnd }
     search = closeEnd
+  }
+}
+
+/**
+ * `text.indexOf(needle, from)` for a `from` that never decreases: an answer still ahead is reused,
+ * so all the calls together read the text once instead of once per call.
+ */
+function forwardFinder(text: string, needle: string): (from: number) => number {
+  let searchedFrom = -1
+  let found = -1
+  return (from) => {
+    if (searchedFrom === -1 || from < searchedFrom || (found !== -1 && found < from)) {
+      searchedFrom = from
+      found = text.indexOf(needle, from)
+    }
+    return found
   }
 }
 
@@ -113,6 +144,12 @@ export function scanInline(text: string, offset: number, startLine: number, from
   let angle = text.indexOf('<')
   let lastIndex = 0
   let lastLine = startLine
+  // Made on first use: most prose has no code span, wiki-link or comment.
+  let lastRuns: Map<number, number> | null = null
+  let findClose: ((from: number) => number) | null = null
+  let findOpen: ((from: number) => number) | null = null
+  let findNewline: ((from: number) => number) | null = null
+  let findCommentEnd: ((from: number) => number) | null = null
   for (let from = 0; ; ) {
     if (backslash !== -1 && backslash < from) backslash = text.indexOf('\\', from)
     if (backtick !== -1 && backtick < from) backtick = text.indexOf('`', from)
@@ -124,14 +161,23 @@ export function scanInline(text: string, offset: number, startLine: number, from
     if (character === 92 /* \ */) {
       from = index + 2
     } else if (character === 96 /* ` */) {
-      const span = codeSpanEnd(text, index)
+      const span = codeSpanEnd(text, index, (lastRuns ??= lastRunStarts(text)))
       from = span.end === -1 ? span.runEnd : span.end
     } else if (character === 60 /* < */) {
+      if (text.startsWith('<!--', index)) {
+        const commentEnd = (findCommentEnd ??= forwardFinder(text, '-->'))(index + 4)
+        from = commentEnd === -1 ? index + 1 : commentEnd + 3
+        continue
+      }
       INLINE_HTML.lastIndex = index
       from = INLINE_HTML.test(text) ? INLINE_HTML.lastIndex : index + 1
     } else if (text.charCodeAt(index + 1) === 91 /* [[ */) {
-      const close = text.indexOf(']]', index + 2)
-      const parts = close === -1 ? null : parseWikiInner(text.slice(index + 2, close))
+      // A link's inner text holds no line break and no '[[': a later ']]' past either is not its end.
+      const close = (findClose ??= forwardFinder(text, ']]'))(index + 2)
+      const newline = close === -1 ? -1 : (findNewline ??= forwardFinder(text, '\n'))(index + 2)
+      const open = close === -1 ? -1 : (findOpen ??= forwardFinder(text, '[['))(index + 2)
+      const closes = close !== -1 && (newline === -1 || newline > close) && (open === -1 || open >= close)
+      const parts = closes ? parseWikiInner(text.slice(index + 2, close)) : null
       if (!parts) {
         from = index + 1
         continue

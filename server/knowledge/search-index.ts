@@ -25,6 +25,11 @@ interface SearchDocument {
 export const DEFAULT_SEARCH_LIMIT = 20
 /** Longer queries are cut: nobody types more, and every word of a query costs a walk of the index. */
 export const MAX_QUERY_LENGTH = 200
+/**
+ * Only the start of a huge page is searchable: a post is rarely over 100 KiB, and indexing 2 MiB
+ * of words blocks the dev server for most of a second (MiniSearch adds every token one by one).
+ */
+export const MAX_SEARCH_TEXT = 256 * 1024
 
 const EXACT: SearchOptions = {
   boost: { title: 4, headings: 2, tags: 2 },
@@ -43,9 +48,9 @@ function toDocument(page: SearchablePage): SearchDocument {
   return {
     id: page.path,
     title: page.title,
-    headings: page.headings.map((heading) => heading.text).join('\n'),
+    headings: page.headings.map((heading) => heading.text).join('\n').slice(0, MAX_SEARCH_TEXT),
     tags: page.tags.join(' '),
-    text: markdownToText(page.content.slice(page.bodyOffset)),
+    text: markdownToText(page.content.slice(page.bodyOffset, page.bodyOffset + MAX_SEARCH_TEXT)),
   }
 }
 
