@@ -5,7 +5,7 @@ import { removeStaleTempFiles, writeFileAtomic } from './atomic-write.js'
 import { MetaBlogError, isErrnoException } from './errors.js'
 import { hashContent } from './hash.js'
 import { KeyedMutex } from './keyed-mutex.js'
-import { listPagePaths, readPages } from './knowledge/load-pages.js'
+import { listPageFiles, listPagePaths, readPages } from './knowledge/load-pages.js'
 import type { LockManager } from './locks.js'
 import { parsePageMeta } from './page-meta.js'
 import { resolvePagePath } from './safe-path.js'
@@ -100,7 +100,7 @@ export class FileStore {
 
   async listPages(): Promise<PageSummary[]> {
     // A listing reads leniently: one page in another encoding must not hide all the others.
-    const pages = await readPages(this.sourceDir, await this.listPagePaths())
+    const pages = await readPages(this.sourceDir, await listPageFiles(this.sourceDir))
     return pages.map(({ path: relative, content }) => {
       const meta = parsePageMeta(relative, content)
       return {

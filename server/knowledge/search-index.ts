@@ -47,7 +47,7 @@ const FUZZY: SearchOptions = { ...EXACT, fuzzy: (term) => (term.length >= 5 && !
 function toDocument(page: SearchablePage): SearchDocument {
   return {
     id: page.path,
-    title: page.title,
+    title: page.title.slice(0, MAX_SEARCH_TEXT),
     headings: page.headings.map((heading) => heading.text).join('\n').slice(0, MAX_SEARCH_TEXT),
     tags: page.tags.join(' '),
     text: markdownToText(page.content.slice(page.bodyOffset, page.bodyOffset + MAX_SEARCH_TEXT)),

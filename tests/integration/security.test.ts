@@ -84,7 +84,16 @@ const HOSTILE_PATHS = [
   '.md',
   'index.MD',
   'guide/ pwned.md',
+  // Windows 8.3 short names: on Windows they stand for node_modules, .vitepress or another page.
+  'NODE_M~1/pwned.md',
+  'VITEPR~1/config.md',
+  'guide/PWNED~1.md',
+  'node_m~1/pkg/readme.md',
 ]
+
+// A lone surrogate cannot travel in a URL (it has no UTF-8 form), only in a JSON body; the file
+// system would store it as U+FFFD, so it would be a second name, with its own lock, for one file.
+const SURROGATE_PATHS = ['guide/\ud800.md', '\udfffpwned.md', 'guide/a\ud83d.md']
 
 describe('hostile paths', () => {
   it(`has at least 25 cases`, () => {
@@ -98,6 +107,20 @@ describe('hostile paths', () => {
       await dev.api('/files', { method: 'PUT', json: { path: hostile, content: 'pwned' }, headers: { 'If-None-Match': '*' } }),
       await dev.api('/files', { method: 'PUT', json: { path: hostile, content: 'pwned' }, headers: { 'If-Match': '"x"' } }),
       await dev.api(`/files${query}`, { method: 'DELETE', headers: { 'If-Match': '"x"' } }),
+      await dev.api('/locks', { method: 'POST', json: { path: hostile, taskId: 'task-1' } }),
+    ]
+    for (const response of responses) {
+      expect(response.status).toBe(400)
+      expect(response.json.error.code).toBe('ERR_BAD_PATH')
+    }
+    await expectNothingChanged()
+  })
+})
+
+describe('hostile paths with lone surrogates', () => {
+  it.each(SURROGATE_PATHS.map((item) => [JSON.stringify(item), item]))('%s is refused by every route with a JSON body with 400 ERR_BAD_PATH', async (_label, hostile) => {
+    const responses = [
+      await dev.api('/files', { method: 'PUT', json: { path: hostile, content: 'pwned' }, headers: { 'If-None-Match': '*' } }),
       await dev.api('/locks', { method: 'POST', json: { path: hostile, taskId: 'task-1' } }),
     ]
     for (const response of responses) {
