@@ -39,6 +39,7 @@ const STATUS: Record<ErrorCode, number> = {
   ERR_LLM_UPSTREAM: 502,
   ERR_LLM_TIMEOUT: 504,
   ERR_INTERNAL: 500,
+  ERR_TIMEOUT: 408,
 }
 
 export function httpStatus(code: ErrorCode): number {
