@@ -63,6 +63,18 @@ function codeSpanEnd(text: string, start: number, lastRuns: Map<number, number>)
   }
 }
 
+/** Where the run of `code` characters starting at `start` ends. */
+function runEnd(text: string, start: number, code: number): number {
+  let end = start
+  while (text.charCodeAt(end) === code) end++
+  return end
+}
+
+/** Every link ends in ']]' or holds '](': past the last of them no link can start, so the rest need not be read. */
+function lastLinkClose(text: string): number {
+  return Math.max(text.lastIndexOf(']]'), text.lastIndexOf(']('))
+}
+
 /**
  * `text.indexOf(needle, from)` for a `from` that never decreases: an answer still ahead is reused,
  * so all the calls together read the text once instead of once per call.
@@ -150,6 +162,7 @@ export function scanInline(text: string, offset: number, startLine: number, from
   let findOpen: ((from: number) => number) | null = null
   let findNewline: ((from: number) => number) | null = null
   let findCommentEnd: ((from: number) => number) | null = null
+  let lastLinkEnd: number | null = null
   for (let from = 0; ; ) {
     if (backslash !== -1 && backslash < from) backslash = text.indexOf('\\', from)
     if (backtick !== -1 && backtick < from) backtick = text.indexOf('`', from)
@@ -171,6 +184,8 @@ export function scanInline(text: string, offset: number, startLine: number, from
       }
       INLINE_HTML.lastIndex = index
       from = INLINE_HTML.test(text) ? INLINE_HTML.lastIndex : index + 1
+    } else if (index >= (lastLinkEnd ??= lastLinkClose(text))) {
+      return
     } else if (text.charCodeAt(index + 1) === 91 /* [[ */) {
       // A link's inner text holds no line break and no '[[': a later ']]' past either is not its end.
       const close = (findClose ??= forwardFinder(text, ']]'))(index + 2)
@@ -180,6 +195,8 @@ export function scanInline(text: string, offset: number, startLine: number, from
       const parts = closes ? parseWikiInner(text.slice(index + 2, close)) : null
       if (!parts) {
         from = index + 1
+        // In a run of '[', each '[[' short of the last few has another '[[' (or no ']]') before any ']]': skip them.
+        if (text.charCodeAt(index + 2) === 91) from = Math.max(from, runEnd(text, index, 91) - (close === -1 ? 1 : 3))
         continue
       }
       const embed = index > 0 && text.charCodeAt(index - 1) === 33 && text.charCodeAt(index - 2) !== 92

@@ -26,10 +26,11 @@ export const DEFAULT_SEARCH_LIMIT = 20
 /** Longer queries are cut: nobody types more, and every word of a query costs a walk of the index. */
 export const MAX_QUERY_LENGTH = 200
 /**
- * Only the start of a huge page is searchable: a post is rarely over 100 KiB, and indexing 2 MiB
- * of words blocks the dev server for most of a second (MiniSearch adds every token one by one).
+ * Only the start of a huge page is searchable (some 20,000 words): a post is rarely over 100 KiB,
+ * and indexing 2 MiB of words blocks the dev server for most of a second (MiniSearch adds every
+ * token one by one, in one go).
  */
-export const MAX_SEARCH_TEXT = 256 * 1024
+export const MAX_SEARCH_TEXT = 128 * 1024
 
 const EXACT: SearchOptions = {
   boost: { title: 4, headings: 2, tags: 2 },

@@ -177,6 +177,16 @@ describe('FileStore', () => {
     }
   })
 
+  it('lists an edited page with its new hash and title, even at the same size, and forgets a deleted one', async () => {
+    const file = path.join(site, 'posts/same.md')
+    await fs.writeFile(file, '# Alpha\n')
+    expect((await store.listPages()).find((page) => page.path === 'posts/same.md')).toMatchObject({ title: 'Alpha', hash: hashContent('# Alpha\n') })
+    await fs.writeFile(file, '# Omega\n')
+    expect((await store.listPages()).find((page) => page.path === 'posts/same.md')).toMatchObject({ title: 'Omega', hash: hashContent('# Omega\n') })
+    await fs.rm(file)
+    expect((await store.listPages()).map((page) => page.path)).toEqual(['posts/hello.md'])
+  })
+
   it('refuses to read or write a named pipe instead of hanging', async () => {
     execFileSync('mkfifo', [path.join(site, 'posts/pipe.md')])
     await expect(store.read('posts/pipe.md')).rejects.toMatchObject({ code: 'ERR_BAD_PATH', message: expect.stringContaining('not a regular file') })
