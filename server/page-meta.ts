@@ -99,7 +99,7 @@ function isReasonablySized(value: unknown): boolean {
 
 // Real front matter is a few hundred bytes; past these sizes js-yaml's own parse starts to block the server.
 const MAX_FRONT_MATTER_CHARACTERS = 256 * 1024
-const MAX_FRONT_MATTER_ALIASES = 1_000
+const MAX_FRONT_MATTER_ALIASES = 100
 // An alias `*name` where YAML allows one: at a line start or after a blank, '[', '{', ',' or ':'.
 const ALIAS = /(?:^|[\s[{,:])\*[^\s[\]{},]/g
 

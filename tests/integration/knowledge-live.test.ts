@@ -3,6 +3,7 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startDevServer, type DevServer } from '../helpers/dev-server.js'
 import { until } from '../helpers/runtime.js'
+import { aliasBomb } from '../fixtures/pathological-pages.js'
 
 let dev: DevServer
 let hmr: Awaited<ReturnType<DevServer['listen']>>
@@ -131,11 +132,4 @@ describe('the live knowledge layer on the real dev server', () => {
 function median(values: number[]): number {
   const sorted = [...values].sort((left, right) => left - right)
   return sorted[Math.floor(sorted.length / 2)] ?? 0
-}
-
-/** Front matter whose nested aliases would expand to 9^levels values if anything walked them. */
-function aliasBomb(levels: number): string {
-  const lines = ['l0: &l0 ["x","x","x","x","x","x","x","x","x"]']
-  for (let level = 1; level < levels; level++) lines.push(`l${level}: &l${level} [${Array(9).fill(`*l${level - 1}`).join(',')}]`)
-  return lines.join('\n')
 }
