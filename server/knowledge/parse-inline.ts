@@ -75,22 +75,6 @@ function lastLinkClose(text: string): number {
   return Math.max(text.lastIndexOf(']]'), text.lastIndexOf(']('))
 }
 
-/**
- * `text.indexOf(needle, from)` for a `from` that never decreases: an answer still ahead is reused,
- * so all the calls together read the text once instead of once per call.
- */
-function forwardFinder(text: string, needle: string): (from: number) => number {
-  let searchedFrom = -1
-  let found = -1
-  return (from) => {
-    if (searchedFrom === -1 || from < searchedFrom || (found !== -1 && found < from)) {
-      searchedFrom = from
-      found = text.indexOf(needle, from)
-    }
-    return found
-  }
-}
-
 /** A markdown link's destination when it points at a page of the site, else null. */
 function pageDestination(raw: string): string | null {
   let destination = raw.startsWith('<') ? raw.slice(1, -1) : raw
@@ -156,13 +140,14 @@ export function scanInline(text: string, offset: number, startLine: number, from
   let angle = text.indexOf('<')
   let lastIndex = 0
   let lastLine = startLine
-  // Made on first use: most prose has no code span, wiki-link or comment.
+  // Found on first use, then kept while still ahead (-2: not looked for yet; -1: none left), so
+  // each is searched for across the text once in all, not once per '[[' or '<!--'.
   let lastRuns: Map<number, number> | null = null
-  let findClose: ((from: number) => number) | null = null
-  let findOpen: ((from: number) => number) | null = null
-  let findNewline: ((from: number) => number) | null = null
-  let findCommentEnd: ((from: number) => number) | null = null
-  let lastLinkEnd: number | null = null
+  let lastLinkEnd = -2
+  let closeAt = -2
+  let openAt = -2
+  let newlineAt = -2
+  let commentEndAt = -2
   for (let from = 0; ; ) {
     if (backslash !== -1 && backslash < from) backslash = text.indexOf('\\', from)
     if (backtick !== -1 && backtick < from) backtick = text.indexOf('`', from)
@@ -178,53 +163,57 @@ export function scanInline(text: string, offset: number, startLine: number, from
       from = span.end === -1 ? span.runEnd : span.end
     } else if (character === 60 /* < */) {
       if (text.startsWith('<!--', index)) {
-        const commentEnd = (findCommentEnd ??= forwardFinder(text, '-->'))(index + 4)
-        from = commentEnd === -1 ? index + 1 : commentEnd + 3
+        if (commentEndAt !== -1 && commentEndAt < index + 4) commentEndAt = text.indexOf('-->', index + 4)
+        from = commentEndAt === -1 ? index + 1 : commentEndAt + 3
         continue
       }
       INLINE_HTML.lastIndex = index
       from = INLINE_HTML.test(text) ? INLINE_HTML.lastIndex : index + 1
-    } else if (index >= (lastLinkEnd ??= lastLinkClose(text))) {
-      return
-    } else if (text.charCodeAt(index + 1) === 91 /* [[ */) {
-      // A link's inner text holds no line break and no '[[': a later ']]' past either is not its end.
-      const close = (findClose ??= forwardFinder(text, ']]'))(index + 2)
-      const newline = close === -1 ? -1 : (findNewline ??= forwardFinder(text, '\n'))(index + 2)
-      const open = close === -1 ? -1 : (findOpen ??= forwardFinder(text, '[['))(index + 2)
-      const closes = close !== -1 && (newline === -1 || newline > close) && (open === -1 || open >= close)
-      const parts = closes ? parseWikiInner(text.slice(index + 2, close)) : null
-      if (!parts) {
-        from = index + 1
-        // In a run of '[', each '[[' short of the last few has another '[[' (or no ']]') before any ']]': skip them.
-        if (text.charCodeAt(index + 2) === 91) from = Math.max(from, runEnd(text, index, 91) - (close === -1 ? 1 : 3))
-        continue
-      }
-      const embed = index > 0 && text.charCodeAt(index - 1) === 33 && text.charCodeAt(index - 2) !== 92
-      if (!isAssetTarget(parts.target)) {
-        const at = embed ? index - 1 : index
-        lastLine = lineAt(text, lastIndex, at, lastLine)
-        lastIndex = at
-        links.push(makeLink('wiki', parts.target, parts.heading, parts.label, embed, offset + at, lastLine, fromPath))
-      }
-      from = close + 2
     } else {
-      MARKDOWN_LINK.lastIndex = index
-      const link = MARKDOWN_LINK.exec(text)
-      if (!link) {
-        from = index + 1
-        continue
+      if (lastLinkEnd === -2) lastLinkEnd = lastLinkClose(text)
+      if (index >= lastLinkEnd) return
+      if (text.charCodeAt(index + 1) === 91 /* [[ */) {
+        // A link's inner text holds no line break and no '[[': a later ']]' past either is not its end.
+        const inner = index + 2
+        if (closeAt !== -1 && closeAt < inner) closeAt = text.indexOf(']]', inner)
+        const close = closeAt
+        if (close !== -1 && newlineAt !== -1 && newlineAt < inner) newlineAt = text.indexOf('\n', inner)
+        if (close !== -1 && openAt !== -1 && openAt < inner) openAt = text.indexOf('[[', inner)
+        const closes = close !== -1 && (newlineAt === -1 || newlineAt > close) && (openAt === -1 || openAt >= close)
+        const parts = closes ? parseWikiInner(text.slice(inner, close)) : null
+        if (!parts) {
+          from = index + 1
+          // In a run of '[', each '[[' short of the last few has another '[[' (or no ']]') before any ']]': skip them.
+          if (text.charCodeAt(index + 2) === 91) from = Math.max(from, runEnd(text, index, 91) - (close === -1 ? 1 : 3))
+          continue
+        }
+        const embed = index > 0 && text.charCodeAt(index - 1) === 33 && text.charCodeAt(index - 2) !== 92
+        if (!isAssetTarget(parts.target)) {
+          const at = embed ? index - 1 : index
+          lastLine = lineAt(text, lastIndex, at, lastLine)
+          lastIndex = at
+          links.push(makeLink('wiki', parts.target, parts.heading, parts.label, embed, offset + at, lastLine, fromPath))
+        }
+        from = close + 2
+      } else {
+        MARKDOWN_LINK.lastIndex = index
+        const link = MARKDOWN_LINK.exec(text)
+        if (!link) {
+          from = index + 1
+          continue
+        }
+        const isImage = index > 0 && text.charCodeAt(index - 1) === 33
+        const destination = isImage ? null : pageDestination(link[2] ?? '')
+        if (destination !== null) {
+          const raw = (link[2] ?? '').replace(/^<|>$/g, '')
+          const heading = headingOf(raw)
+          const label = (link[1] ?? '').trim() || undefined
+          lastLine = lineAt(text, lastIndex, index, lastLine)
+          lastIndex = index
+          links.push(makeLink('markdown', destination, heading, label, false, offset + index, lastLine, fromPath))
+        }
+        from = MARKDOWN_LINK.lastIndex
       }
-      const isImage = index > 0 && text.charCodeAt(index - 1) === 33
-      const destination = isImage ? null : pageDestination(link[2] ?? '')
-      if (destination !== null) {
-        const raw = (link[2] ?? '').replace(/^<|>$/g, '')
-        const heading = headingOf(raw)
-        const label = (link[1] ?? '').trim() || undefined
-        lastLine = lineAt(text, lastIndex, index, lastLine)
-        lastIndex = index
-        links.push(makeLink('markdown', destination, heading, label, false, offset + index, lastLine, fromPath))
-      }
-      from = MARKDOWN_LINK.lastIndex
     }
   }
 }
