@@ -1,8 +1,10 @@
+import type { Server as HttpServer } from 'node:http'
 import path from 'node:path'
 import type { SiteConfig } from 'vitepress'
 import { API_PREFIX, TOKEN_META_NAME } from './protocol.js'
 import { CheckpointStore } from '../server/checkpoint-store.js'
 import { FileStore } from '../server/file-store.js'
+import { cutSlowHeaders } from '../server/header-timeout.js'
 import { createLlmGateway } from '../server/llm/gateway.js'
 import { LockManager } from '../server/locks.js'
 import { createRequestGuard, createToken } from '../server/request-guard.js'
@@ -61,8 +63,10 @@ export function devApiPlugin(options: ResolvedOptions, knowledge: KnowledgeServi
         allowedHosts: server.config.server.allowedHosts,
         https: Boolean(server.config.server.https),
       })
+      // Headers come before any route: one trickling in is cut for the whole (plain HTTP) server.
+      if (server.httpServer && !server.config.server.https) cutSlowHeaders(server.httpServer as HttpServer)
       const api = server.middlewares
-      // 1. The gate: host, origin, token, content type, size, JSON.
+      // 1. The gate: host, origin, token, content type, size, JSON (the body within a few seconds).
       api.use(API_PREFIX, gateMiddleware({ checkRequest, bodyLimit: options.bodyLimit }))
       // 2. Pages, locks and checkpoints.
       api.use(API_PREFIX, filesMiddleware(store, feed))

@@ -43,6 +43,8 @@ export class KnowledgeService {
 
   /** In dev: update the index for a changed page, then refresh what depends on it, without a restart. */
   async apply(change: PageChange, server: ViteDevServer): Promise<void> {
+    // A turn of its own: requests waiting since the page was read and hashed are answered first.
+    await new Promise((resolve) => setImmediate(resolve))
     const update = change.content === null ? this.index.remove(change.path) : this.index.upsert(change.path, change.content)
     const moduleGraph = server.moduleGraph
     if (update.sidebarChanged && this.refreshSidebar()) {

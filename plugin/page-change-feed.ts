@@ -5,7 +5,7 @@ import { isErrnoException } from '../server/errors.js'
 import { hashContent } from '../server/hash.js'
 import { KeyedMutex } from '../server/keyed-mutex.js'
 import { parsePageMeta } from '../server/page-meta.js'
-import { checkPagePath } from '../server/safe-path.js'
+import { resolvePagePath, type SafePath } from '../server/safe-path.js'
 
 export interface PageChange extends FileChangedPayload {
   /** The page's content after the change; null when deleted. */
@@ -57,20 +57,26 @@ export class PageChangeFeed {
     return this.mutex.run(relativePath, () => this.publish(relativePath, kind, content))
   }
 
-  /** Feeds a file-watcher event; ignores anything that is not a page of the site. */
+  /**
+   * Feeds a file-watcher event; ignores anything that is not a page of the site. The path rule is
+   * the one /files applies (resolvePagePath): a file reached through a symlink that leaves the
+   * source folder, or in a dot-folder, is no page; one reached through a symlink inside it is
+   * reported under the name it leads to, as /files names it.
+   */
   async fileEvent(event: string, absolutePath: string): Promise<void> {
-    const relativePath = path.relative(this.sourceDir, absolutePath).split(path.sep).join('/')
+    if (event !== 'add' && event !== 'change' && event !== 'unlink') return
+    let page: SafePath
     try {
-      checkPagePath(relativePath)
+      page = await resolvePagePath(this.sourceDir, path.relative(this.sourceDir, absolutePath).split(path.sep).join('/'))
     } catch {
       return
     }
-    if (event !== 'add' && event !== 'change' && event !== 'unlink') return
+    const relativePath = page.relative
     // The read happens inside the page's turn: what it sees is at least as new as every change before.
     await this.mutex.run(relativePath, async () => {
       let content: string | null
       try {
-        content = event === 'unlink' ? null : await this.readPage(absolutePath)
+        content = event === 'unlink' ? null : await this.readPage(page.absolute)
       } catch (error) {
         if (!isErrnoException(error) || error.code !== 'ENOENT') throw error
         content = null

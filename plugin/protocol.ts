@@ -27,6 +27,8 @@ export type ErrorCode =
   | 'ERR_LLM_TIMEOUT'
   | 'ERR_INTERNAL'
   | 'ERR_UNSAFE_CONTENT'
+  /** 408: the request's headers or body did not arrive within a few seconds. */
+  | 'ERR_TIMEOUT'
 
 export interface ErrorBody {
   error: {

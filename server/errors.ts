@@ -40,6 +40,7 @@ const STATUS: Record<ErrorCode, number> = {
   ERR_LLM_TIMEOUT: 504,
   ERR_INTERNAL: 500,
   ERR_UNSAFE_CONTENT: 422,
+  ERR_TIMEOUT: 408,
 }
 
 export function httpStatus(code: ErrorCode): number {

@@ -1,12 +1,13 @@
 import { constants as fsConstants } from 'node:fs'
 import fs, { type FileHandle } from 'node:fs/promises'
+import path from 'node:path'
 import type { PageSummary } from '../plugin/protocol.js'
 import { removeStaleTempFiles, writeFileAtomic } from './atomic-write.js'
 import { guardContent, type Neutralization } from './content-guard/index.js'
 import { MetaBlogError, isErrnoException } from './errors.js'
 import { hashContent } from './hash.js'
 import { KeyedMutex } from './keyed-mutex.js'
-import { listPagePaths, readPages } from './knowledge/load-pages.js'
+import { listPageFiles, listPagePaths, readPages } from './knowledge/load-pages.js'
 import type { LockManager } from './locks.js'
 import { parsePageMeta } from './page-meta.js'
 import { resolvePagePath } from './safe-path.js'
@@ -48,6 +49,8 @@ export class FileStore {
   readonly sourceDir: string
   private readonly locks: LockManager
   private readonly mutex = new KeyedMutex()
+  /** Each page's last summary with its file's stamp then: an unchanged page is not read and hashed again. */
+  private summaries = new Map<string, CachedSummary>()
 
   constructor(options: FileStoreOptions) {
     this.sourceDir = options.sourceDir
@@ -118,21 +121,22 @@ export class FileStore {
     return listPagePaths(this.sourceDir)
   }
 
+  /** Every page with its summary; a page whose file is unchanged since the last listing is not read again. */
   async listPages(): Promise<PageSummary[]> {
+    const files = await listPageFiles(this.sourceDir)
+    const stamps = await Promise.all(files.map((file) => fileStamp(path.join(this.sourceDir, file.file))))
+    const stale = files.filter((file, index) => stamps[index] === null || this.summaries.get(file.path)?.stamp !== stamps[index])
     // A listing reads leniently: one page in another encoding must not hide all the others.
-    const pages = await readPages(this.sourceDir, await this.listPagePaths())
-    return pages.map(({ path: relative, content }) => {
-      const meta = parsePageMeta(relative, content)
-      return {
-        path: relative,
-        title: meta.title,
-        hash: hashContent(content),
-        date: meta.date,
-        tags: meta.tags,
-        description: meta.description,
-        draft: meta.draft,
-      } satisfies PageSummary
+    const read = new Map((await readPages(this.sourceDir, stale)).map((page) => [page.path, page.content]))
+    const next = new Map<string, CachedSummary>()
+    files.forEach((file, index) => {
+      const content = read.get(file.path)
+      const cached = this.summaries.get(file.path)
+      const entry = content !== undefined ? { stamp: stamps[index] ?? null, summary: summarize(file.path, content) } : cached?.stamp === stamps[index] ? cached : undefined
+      if (entry) next.set(file.path, entry)
     })
+    this.summaries = next
+    return [...next.values()].map((entry) => entry.summary)
   }
 
   /** Removes temp files left by a write that was killed between write and rename (older than `minAgeMs`). */
@@ -143,6 +147,34 @@ export class FileStore {
   /** Checks again, right before a change lands, that no folder was swapped for a symlink leading out. */
   private async confirmInside(relative: string): Promise<void> {
     await resolvePagePath(this.sourceDir, relative)
+  }
+}
+
+interface CachedSummary {
+  stamp: string | null
+  summary: PageSummary
+}
+
+/** Changes whenever a file's content may have: inode, size, and modification and change times in ns. */
+async function fileStamp(file: string): Promise<string | null> {
+  try {
+    const stats = await fs.stat(file, { bigint: true })
+    return `${stats.ino}:${stats.size}:${stats.mtimeNs}:${stats.ctimeNs}`
+  } catch {
+    return null
+  }
+}
+
+function summarize(relative: string, content: string): PageSummary {
+  const meta = parsePageMeta(relative, content)
+  return {
+    path: relative,
+    title: meta.title,
+    hash: hashContent(content),
+    date: meta.date,
+    tags: meta.tags,
+    description: meta.description,
+    draft: meta.draft,
   }
 }
 

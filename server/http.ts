@@ -37,8 +37,21 @@ export function hasBody(request: IncomingMessage): boolean {
   return request.headers['transfer-encoding'] !== undefined || Number(request.headers['content-length'] ?? 0) > 0
 }
 
-/** Reads a JSON body: checks the content type, enforces the size limit while streaming, then parses. */
-export async function readJsonBody(request: IncomingMessage, limit = DEFAULT_BODY_LIMIT): Promise<unknown> {
+/** How long a request's headers, and then its body, may take to arrive. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 5_000
+
+export function requestTimeoutError(timeoutMs: number): MetaBlogError {
+  return new MetaBlogError(
+    'ERR_TIMEOUT',
+    `The request did not arrive within ${timeoutMs / 1000} s, so the dev server stopped waiting for it. Send the whole request at once and try again.`,
+  )
+}
+
+/**
+ * Reads a JSON body: checks the content type, enforces the size limit while streaming, then parses.
+ * A body that trickles in is cut after `timeoutMs`, so a slow client cannot hold the request open.
+ */
+export async function readJsonBody(request: IncomingMessage, limit = DEFAULT_BODY_LIMIT, timeoutMs = DEFAULT_REQUEST_TIMEOUT_MS): Promise<unknown> {
   const type = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase()
   if (type !== 'application/json') {
     throw new MetaBlogError('ERR_CONTENT_TYPE', 'Send the body as JSON with the header Content-Type: application/json.')
@@ -50,18 +63,29 @@ export async function readJsonBody(request: IncomingMessage, limit = DEFAULT_BOD
     request.resume()
     throw tooLarge()
   }
-  const chunks: Buffer[] = []
-  let size = 0
-  for await (const chunk of request as AsyncIterable<Buffer>) {
-    size += chunk.length
-    if (size > limit) {
-      request.resume()
-      throw tooLarge()
+  const body = await new Promise<Buffer>((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    const finish = (error: unknown, result?: Buffer) => {
+      clearTimeout(timer)
+      request.off('data', onData).off('end', onEnd).off('error', finish).off('close', onClose)
+      if (error) reject(error)
+      else resolve(result!)
     }
-    chunks.push(chunk)
-  }
+    const onData = (chunk: Buffer) => {
+      size += chunk.length
+      if (size <= limit) return void chunks.push(chunk)
+      // Read on and drop the rest, so the answer can be sent on a connection still in step.
+      request.resume()
+      finish(tooLarge())
+    }
+    const onEnd = () => finish(null, Buffer.concat(chunks))
+    const onClose = () => finish(new MetaBlogError('ERR_BAD_REQUEST', 'The connection closed before the whole body arrived.'))
+    const timer = setTimeout(() => finish(requestTimeoutError(timeoutMs)), timeoutMs)
+    request.on('data', onData).on('end', onEnd).on('error', finish).on('close', onClose)
+  })
   try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8'))
+    return JSON.parse(body.toString('utf8'))
   } catch (error) {
     throw new MetaBlogError('ERR_BAD_JSON', `The body is not valid JSON: ${(error as Error).message}`)
   }

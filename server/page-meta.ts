@@ -97,12 +97,45 @@ function isReasonablySized(value: unknown): boolean {
   return walk(value)
 }
 
+// Real front matter is a few hundred bytes; past these sizes js-yaml's own parse starts to block the server.
+const MAX_FRONT_MATTER_CHARACTERS = 256 * 1024
+const MAX_FRONT_MATTER_ALIASES = 100
+// An alias `*name` where YAML allows one: at a line start or after a blank, '[', '{', ',' or ':'.
+const ALIAS = /(?:^|[\s[{,:])\*[^\s[\]{},]/g
+
+/** Where gray-matter would end the front matter and start the body; null when there is none. */
+function frontMatterBounds(content: string): { end: number; bodyStart: number } | null {
+  if (!content.startsWith('---') || content.charCodeAt(3) === 45) return null
+  const close = content.indexOf('\n---', 3)
+  if (close === -1) return { end: content.length, bodyStart: content.length }
+  let bodyStart = close + 4
+  if (content.charCodeAt(bodyStart) === 13) bodyStart++
+  if (content.charCodeAt(bodyStart) === 10) bodyStart++
+  return { end: close, bodyStart }
+}
+
+/** Counts aliases up to `limit`, in one pass and without building the matches. */
+function countAliases(text: string, limit: number): number {
+  let count = 0
+  ALIAS.lastIndex = 0
+  while (count <= limit && ALIAS.test(text)) count++
+  return count
+}
+
 function parseFrontmatter(content: string): { data: Record<string, unknown>; body: string } {
   // Front matter in another language (`---js`, `---coffee`) is left as if the page had none.
   if (!isYamlFrontMatter(content)) return { data: {}, body: content }
+  const bounds = frontMatterBounds(content)
+  if (bounds) {
+    const front = content.slice(0, bounds.end)
+    // Too big, or aliases enough for a bomb: refused before js-yaml reads a byte of it.
+    if (front.length > MAX_FRONT_MATTER_CHARACTERS || countAliases(front, MAX_FRONT_MATTER_ALIASES) > MAX_FRONT_MATTER_ALIASES) {
+      return { data: {}, body: content.slice(bounds.bodyStart) }
+    }
+  }
   try {
     const parsed = matter(content, YAML_ONLY)
-    // Too big to be real (an alias bomb): read the page as if it had no front matter.
+    // Still too big to be real once read (nested aliases): read the page as if it had no front matter.
     if (!isReasonablySized(parsed.data)) return { data: {}, body: parsed.content }
     return { data: parsed.data ?? {}, body: parsed.content }
   } catch {

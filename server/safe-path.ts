@@ -9,10 +9,38 @@ const MAX_SEGMENT_BYTES = 200
 const FORBIDDEN_CHARACTERS = /[\\:%\u0000-\u001f\u007f]/
 // Never pages: dependencies. Dot-folders (.vitepress, .git) are refused and skipped too.
 const SKIPPED_FOLDERS = new Set(['node_modules'])
+// A lone UTF-16 surrogate: the file system would store it as U+FFFD, so two strings would name one file.
+const LONE_SURROGATE = /\p{Cs}/u
 
-/** A folder the page walkers skip and page paths may not enter. */
+/**
+ * A Windows 8.3 short name (`NODE_M~1`, `VITEPR~1`, `POST~12.MD`): on Windows it is another name
+ * for a long one, such as node_modules or .vitepress, so it could reach what the long name may not.
+ */
+function isShortName(segment: string): boolean {
+  const dot = segment.lastIndexOf('.')
+  const base = dot === -1 ? segment : segment.slice(0, dot)
+  const extension = dot === -1 ? '' : segment.slice(dot + 1)
+  return base.length <= 8 && extension.length <= 3 && !base.includes('.') && /~\d/.test(base)
+}
+
+/** Why one file or folder name may not be part of a page path; null when it may. */
+function segmentProblem(segment: string): string | null {
+  if (segment === '') return 'it is absolute or has an empty segment'
+  if (segment.startsWith('.')) return 'it contains ".", ".." or a dot-folder such as ".vitepress"'
+  if (segment.endsWith('.')) return 'a segment ends in "."'
+  if (segment.trim() !== segment) return 'a segment starts or ends with white space'
+  if (SKIPPED_FOLDERS.has(segment.toLowerCase())) return 'it points into node_modules'
+  if (isShortName(segment)) return 'a segment looks like a Windows 8.3 short name (such as "NODE_M~1"), which can stand for another folder'
+  if (Buffer.byteLength(segment) > MAX_SEGMENT_BYTES) return `a file or folder name is longer than ${MAX_SEGMENT_BYTES} bytes`
+  return null
+}
+
+/**
+ * A folder the page walkers skip: one whose name could not be part of a page path
+ * (dot-folders such as .vitepress, node_modules, 8.3 short names).
+ */
 export function isSkippedFolder(name: string): boolean {
-  return name.startsWith('.') || SKIPPED_FOLDERS.has(name.toLowerCase())
+  return segmentProblem(name.normalize('NFC')) !== null
 }
 
 export interface SafePath {
@@ -33,21 +61,31 @@ function reject(input: unknown, reason: string): never {
   )
 }
 
-/** Checks the shape of a page path without touching the disk. */
+/**
+ * Checks the shape of a page path without touching the disk, and returns it in NFC: one page has
+ * one name (and one lock key) however its accents were composed.
+ */
 export function checkPagePath(input: unknown): string {
   if (typeof input !== 'string' || input.length === 0) reject(input, 'it must be a non-empty string')
   if (input.length > MAX_PATH_LENGTH) reject(input, `it is longer than ${MAX_PATH_LENGTH} characters`)
-  if (FORBIDDEN_CHARACTERS.test(input)) reject(input, 'it contains a backslash, colon, "%", NUL or control character')
-  if (!input.endsWith('.md')) reject(input, 'only Markdown pages ending in ".md" can be read or written')
-  for (const segment of input.split('/')) {
-    if (segment === '') reject(input, 'it is absolute or has an empty segment')
-    if (segment.startsWith('.')) reject(input, 'it contains ".", ".." or a dot-folder such as ".vitepress"')
-    if (segment.endsWith('.')) reject(input, 'a segment ends in "."')
-    if (segment.trim() !== segment) reject(input, 'a segment starts or ends with white space')
-    if (SKIPPED_FOLDERS.has(segment.toLowerCase())) reject(input, 'it points into node_modules')
-    if (Buffer.byteLength(segment) > MAX_SEGMENT_BYTES) reject(input, `a file or folder name is longer than ${MAX_SEGMENT_BYTES} bytes`)
+  if (LONE_SURROGATE.test(input)) reject(input, 'it contains a lone UTF-16 surrogate, which is not a character')
+  const normalized = input.normalize('NFC')
+  if (FORBIDDEN_CHARACTERS.test(normalized)) reject(input, 'it contains a backslash, colon, "%", NUL or control character')
+  if (!normalized.endsWith('.md')) reject(input, 'only Markdown pages ending in ".md" can be read or written')
+  for (const segment of normalized.split('/')) {
+    const problem = segmentProblem(segment)
+    if (problem) reject(input, problem)
   }
-  return input
+  return normalized
+}
+
+/** The page name of a file found on disk (relative, with '/'), or null when it is not a page MetaBlog serves. */
+export function pageNameOf(relative: string): string | null {
+  try {
+    return checkPagePath(relative)
+  } catch {
+    return null
+  }
 }
 
 // Symlinks followed for one path before giving up, as the kernel's own limit (40 on Linux).
@@ -56,6 +94,20 @@ const MAX_LINK_HOPS = 40
 function isInside(folder: string, candidate: string): boolean {
   const relative = path.relative(folder, candidate)
   return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative)
+}
+
+const NOT_ASCII = /[^\u0000-\u007f]/
+
+/** The name in `folder` that is `name` once in NFC, when it is spelled differently there; else null. */
+async function spellingOnDisk(folder: string, name: string): Promise<string | null> {
+  if (!NOT_ASCII.test(name)) return null
+  let entries: string[]
+  try {
+    entries = await fs.readdir(folder)
+  } catch {
+    return null
+  }
+  return entries.find((entry) => entry !== name && entry.normalize('NFC') === name) ?? null
 }
 
 /**
@@ -74,10 +126,16 @@ async function followLinks(root: string, segments: string[]): Promise<string> {
       current = path.dirname(current)
       continue
     }
-    const next = path.join(current, segment)
+    let next = path.join(current, segment)
     let stats
     try {
-      stats = await fs.lstat(next)
+      stats = await fs.lstat(next).catch(async (error: unknown) => {
+        // The name asked for is NFC; the file may be spelled otherwise on disk (an editor wrote NFD).
+        const spelled = isErrnoException(error) && error.code === 'ENOENT' ? await spellingOnDisk(current, segment) : null
+        if (spelled === null) throw error
+        next = path.join(current, spelled)
+        return fs.lstat(next)
+      })
     } catch (error) {
       // Nothing exists from here on, so no symlink can redirect what is left.
       if (isErrnoException(error) && (error.code === 'ENOENT' || error.code === 'ENOTDIR')) return path.join(next, ...rest)
@@ -117,11 +175,8 @@ export async function resolvePagePath(sourceDir: string, input: unknown): Promis
   if (!isInside(root, real)) reject(input, 'it passes through a symlink that leaves the source folder')
   if (real === absolute) return { relative, absolute }
   // Through a symlink: where it leads must itself be a page path (not .vitepress/, not a .js file).
-  const canonical = path.relative(root, real).split(path.sep).join('/')
-  try {
-    checkPagePath(canonical)
-  } catch {
-    reject(input, `it passes through a symlink to ${JSON.stringify(canonical.slice(0, 200))}, which is not a page path`)
-  }
+  const onDisk = path.relative(root, real).split(path.sep).join('/')
+  const canonical = pageNameOf(onDisk)
+  if (canonical === null) reject(input, `it passes through a symlink to ${JSON.stringify(onDisk.slice(0, 200))}, which is not a page path`)
   return { relative: canonical, absolute: real }
 }

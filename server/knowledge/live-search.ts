@@ -56,18 +56,23 @@ export class LiveSearch {
     return this.preparing
   }
 
-  /** Call after the page map changed for `path` (added, replaced or removed). */
+  /**
+   * Call after the page map changed for `path` (added, replaced or removed). The search index
+   * catches up in the background, in its own turn of the event loop: a big page's words are not
+   * indexed in the same breath as its links (a search meanwhile catches up first).
+   */
   changed(path: string): void {
     if (!this.index) return
-    this.pending?.delete(path)
-    const page = this.pages.get(path)
-    if (page) this.index.upsert(page)
-    else this.index.remove(path)
+    this.pending ??= new Set()
+    this.pending.add(path)
+    this.prepare().catch((error: Error) => console.warn(`[metablog] could not update search: ${error.message}`))
   }
 
+  /** Brings one page of the search index in line with the page map. */
   private add(path: string): void {
     this.pending?.delete(path)
     const page = this.pages.get(path)
-    if (page && !this.index!.has(path)) this.index!.upsert(page)
+    if (page) this.index!.upsert(page)
+    else this.index!.remove(path)
   }
 }

@@ -16,6 +16,8 @@ const QUOTE_PREFIX = /^(?: {0,3}>[ \t]?)+/
 const FENCE = /^(\s*)(`{3,}|~{3,})(.*)$/
 const SETEXT_UNDERLINE = /^ {0,3}(=+|-+)[ \t]*$/
 const LIST_ITEM = /^ {0,3}(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)/
+// `---`, `* * *`, `___`: a rule, not text (one '-' or '*' then blanks per step, so no backtracking).
+const THEMATIC_BREAK = /^ {0,3}(?:(?:-[ \t]*){3,}|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,})$/
 const HTML_RAW = /^ {0,3}<(script|pre|style|textarea)(?:\s|>|$)/i
 const HTML_COMMENT = /^ {0,3}<!--/
 const HTML_BLOCK_TAG =
@@ -23,7 +25,7 @@ const HTML_BLOCK_TAG =
 const HTML_LONE_TAG = /^ {0,3}(?:<[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?\/?>|<\/[A-Za-z][A-Za-z0-9-]*\s*>)[ \t]*$/
 // First characters after which a line needs a closer look (and so its text).
 const NEEDS_TEXT = new Uint8Array(128)
-for (const character of '`~<#=-+*0123456789') NEEDS_TEXT[character.charCodeAt(0)] = 1
+for (const character of '`~<#=-+*_0123456789') NEEDS_TEXT[character.charCodeAt(0)] = 1
 // No blanks before '{': a regular expression starting with `[ \t]*` rescans every run of blanks.
 const EXPLICIT_ID = /\{#([^}\s]+)\}[ \t]*$/
 
@@ -183,6 +185,11 @@ export function parseMarkdown(body: string, bodyOffset = 0, bodyLine = 1, fromPa
         previousBlank = false
         continue
       }
+    }
+    // A rule where no paragraph is open (under one, `---` makes it a heading, handled below).
+    if ((firstCode === 45 || firstCode === 42 || firstCode === 95) && paragraphStart === -1 && indent <= 3 && THEMATIC_BREAK.test(line)) {
+      previousBlank = false
+      continue
     }
     const maybeList = firstCode === 45 || firstCode === 43 || firstCode === 42 || (firstCode >= 48 && firstCode <= 57)
     if (maybeList && LIST_ITEM.test(line)) inList = true

@@ -22,7 +22,8 @@ export interface ParsedLink {
 
 const MARKDOWN_LINK =
   /\[((?:[^[\]\\]|\\.|\[(?:[^[\]\\]|\\.)*\])*)\]\(\s*(<[^<>\n]*>|(?:[^\s()\\]|\\.|\((?:[^\s()\\]|\\.)*\))+)(?:\s+(?:"[^"\n]*"|'[^'\n]*'|\([^()\n]*\)))?\s*\)/y
-const INLINE_HTML = /<\/?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?\/?>|<!--[\s\S]*?-->|<[A-Za-z][A-Za-z0-9+.-]{1,31}:[^<>\s]*>/y
+// Comments (`<!--…-->`) are found by hand: a lazy scan for '-->' would rescan the rest for every unclosed one.
+const INLINE_HTML = /<\/?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?\/?>|<[A-Za-z][A-Za-z0-9+.-]{1,31}:[^<>\s]*>/y
 const EXTERNAL = /^(?:[a-z][a-z0-9+.-]*:|\/\/)/i
 const PAGE_LIKE = /(?:\.md|\.html|\/|^[^.]*|\/[^/.]*)$/i
 
@@ -32,11 +33,25 @@ function lineAt(text: string, from: number, to: number, startLine: number): numb
   return line
 }
 
+/** Where the last backtick run of each length starts in `text`: one pass, so an unclosed run costs no rescan. */
+function lastRunStarts(text: string): Map<number, number> {
+  const starts = new Map<number, number>()
+  for (let at = text.indexOf('`'); at !== -1; ) {
+    let end = at
+    while (text.charCodeAt(end) === 96) end++
+    starts.set(end - at, at)
+    at = text.indexOf('`', end)
+  }
+  return starts
+}
+
 /** The end of the code span opening at `start` (a run of backticks), or -1 if it never closes. */
-function codeSpanEnd(text: string, start: number): { runEnd: number; end: number } {
+function codeSpanEnd(text: string, start: number, lastRuns: Map<number, number>): { runEnd: number; end: number } {
   let runEnd = start
   while (text.charCodeAt(runEnd) === 96) runEnd++
   const run = runEnd - start
+  // No later run of that length: searching for one would read the rest of the text for nothing.
+  if ((lastRuns.get(run) ?? -1) < runEnd) return { runEnd, end: -1 }
   let search = runEnd
   for (;;) {
     const close = text.indexOf('`', search)
@@ -46,6 +61,18 @@ function codeSpanEnd(text: string, start: number): { runEnd: number; end: number
     if (closeEnd - close === run) return { runEnd, end: closeEnd }
     search = closeEnd
   }
+}
+
+/** Where the run of `code` characters starting at `start` ends. */
+function runEnd(text: string, start: number, code: number): number {
+  let end = start
+  while (text.charCodeAt(end) === code) end++
+  return end
+}
+
+/** Every link ends in ']]' or holds '](': past the last of them no link can start, so the rest need not be read. */
+function lastLinkClose(text: string): number {
+  return Math.max(text.lastIndexOf(']]'), text.lastIndexOf(']('))
 }
 
 /** A markdown link's destination when it points at a page of the site, else null. */
@@ -113,6 +140,14 @@ export function scanInline(text: string, offset: number, startLine: number, from
   let angle = text.indexOf('<')
   let lastIndex = 0
   let lastLine = startLine
+  // Found on first use, then kept while still ahead (-2: not looked for yet; -1: none left), so
+  // each is searched for across the text once in all, not once per '[[' or '<!--'.
+  let lastRuns: Map<number, number> | null = null
+  let lastLinkEnd = -2
+  let closeAt = -2
+  let openAt = -2
+  let newlineAt = -2
+  let commentEndAt = -2
   for (let from = 0; ; ) {
     if (backslash !== -1 && backslash < from) backslash = text.indexOf('\\', from)
     if (backtick !== -1 && backtick < from) backtick = text.indexOf('`', from)
@@ -124,44 +159,61 @@ export function scanInline(text: string, offset: number, startLine: number, from
     if (character === 92 /* \ */) {
       from = index + 2
     } else if (character === 96 /* ` */) {
-      const span = codeSpanEnd(text, index)
+      const span = codeSpanEnd(text, index, (lastRuns ??= lastRunStarts(text)))
       from = span.end === -1 ? span.runEnd : span.end
     } else if (character === 60 /* < */) {
+      if (text.startsWith('<!--', index)) {
+        if (commentEndAt !== -1 && commentEndAt < index + 4) commentEndAt = text.indexOf('-->', index + 4)
+        from = commentEndAt === -1 ? index + 1 : commentEndAt + 3
+        continue
+      }
       INLINE_HTML.lastIndex = index
       from = INLINE_HTML.test(text) ? INLINE_HTML.lastIndex : index + 1
-    } else if (text.charCodeAt(index + 1) === 91 /* [[ */) {
-      const close = text.indexOf(']]', index + 2)
-      const parts = close === -1 ? null : parseWikiInner(text.slice(index + 2, close))
-      if (!parts) {
-        from = index + 1
-        continue
-      }
-      const embed = index > 0 && text.charCodeAt(index - 1) === 33 && text.charCodeAt(index - 2) !== 92
-      if (!isAssetTarget(parts.target)) {
-        const at = embed ? index - 1 : index
-        lastLine = lineAt(text, lastIndex, at, lastLine)
-        lastIndex = at
-        links.push(makeLink('wiki', parts.target, parts.heading, parts.label, embed, offset + at, lastLine, fromPath))
-      }
-      from = close + 2
     } else {
-      MARKDOWN_LINK.lastIndex = index
-      const link = MARKDOWN_LINK.exec(text)
-      if (!link) {
-        from = index + 1
-        continue
+      if (lastLinkEnd === -2) lastLinkEnd = lastLinkClose(text)
+      if (index >= lastLinkEnd) return
+      if (text.charCodeAt(index + 1) === 91 /* [[ */) {
+        // A link's inner text holds no line break and no '[[': a later ']]' past either is not its end.
+        const inner = index + 2
+        if (closeAt !== -1 && closeAt < inner) closeAt = text.indexOf(']]', inner)
+        const close = closeAt
+        if (close !== -1 && newlineAt !== -1 && newlineAt < inner) newlineAt = text.indexOf('\n', inner)
+        if (close !== -1 && openAt !== -1 && openAt < inner) openAt = text.indexOf('[[', inner)
+        const closes = close !== -1 && (newlineAt === -1 || newlineAt > close) && (openAt === -1 || openAt >= close)
+        const parts = closes ? parseWikiInner(text.slice(inner, close)) : null
+        if (!parts) {
+          from = index + 1
+          // In a run of '[', each '[[' short of the last few has another '[[' (or no ']]') before any ']]': skip them.
+          if (text.charCodeAt(index + 2) === 91) from = Math.max(from, runEnd(text, index, 91) - (close === -1 ? 1 : 3))
+          continue
+        }
+        const embed = index > 0 && text.charCodeAt(index - 1) === 33 && text.charCodeAt(index - 2) !== 92
+        if (!isAssetTarget(parts.target)) {
+          const at = embed ? index - 1 : index
+          lastLine = lineAt(text, lastIndex, at, lastLine)
+          lastIndex = at
+          links.push(makeLink('wiki', parts.target, parts.heading, parts.label, embed, offset + at, lastLine, fromPath))
+        }
+        from = close + 2
+      } else {
+        MARKDOWN_LINK.lastIndex = index
+        const link = MARKDOWN_LINK.exec(text)
+        if (!link) {
+          from = index + 1
+          continue
+        }
+        const isImage = index > 0 && text.charCodeAt(index - 1) === 33
+        const destination = isImage ? null : pageDestination(link[2] ?? '')
+        if (destination !== null) {
+          const raw = (link[2] ?? '').replace(/^<|>$/g, '')
+          const heading = headingOf(raw)
+          const label = (link[1] ?? '').trim() || undefined
+          lastLine = lineAt(text, lastIndex, index, lastLine)
+          lastIndex = index
+          links.push(makeLink('markdown', destination, heading, label, false, offset + index, lastLine, fromPath))
+        }
+        from = MARKDOWN_LINK.lastIndex
       }
-      const isImage = index > 0 && text.charCodeAt(index - 1) === 33
-      const destination = isImage ? null : pageDestination(link[2] ?? '')
-      if (destination !== null) {
-        const raw = (link[2] ?? '').replace(/^<|>$/g, '')
-        const heading = headingOf(raw)
-        const label = (link[1] ?? '').trim() || undefined
-        lastLine = lineAt(text, lastIndex, index, lastLine)
-        lastIndex = index
-        links.push(makeLink('markdown', destination, heading, label, false, offset + index, lastLine, fromPath))
-      }
-      from = MARKDOWN_LINK.lastIndex
     }
   }
 }

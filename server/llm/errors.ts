@@ -1,6 +1,7 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai'
 import { MetaBlogError } from '../errors.js'
 import { isLoopback } from './config.js'
+import { redactorFor } from './redact.js'
 import { retryAfterOf, type FailureVerdict } from './retry.js'
 
 /** What an error message may name: the upstream's host and model, never its key. */
@@ -24,12 +25,16 @@ export class StreamCutError extends Error {
   }
 }
 
-/** Removes secrets, bearer tokens and anything shaped like an API key from text bound for a page or a log. */
+/**
+ * Removes secrets (in every form SecretRedactor knows: spaced out, %-encoded, base64 …), bearer
+ * tokens and anything shaped like an API key from text bound for a page or a log.
+ */
 export function redactSecrets(text: string, secrets: readonly string[]): string {
-  let result = text
-  // Longest first, so a secret that contains a shorter one is removed whole.
-  for (const secret of [...secrets].sort((left, right) => right.length - left.length)) if (secret.length >= 4) result = result.split(secret).join('[redacted]')
-  return result.replace(/(bearer\s+)[A-Za-z0-9._~+/=-]+/gi, '$1[redacted]').replace(/\bsk-[A-Za-z0-9_-]{6,}/g, 'sk-[redacted]')
+  return redactorFor(secrets)
+    .redact(text)
+    .replace(/(bearer\s+)[A-Za-z0-9._~+/=-]+/gi, '$1[redacted]')
+    .replace(/(basic\s+)[A-Za-z0-9+/=_-]{8,}/gi, '$1[redacted]')
+    .replace(/\bsk-[A-Za-z0-9_-]{6,}/g, 'sk-[redacted]')
 }
 
 /** The provider's own words about a failure: one short line, redacted. */

@@ -5,6 +5,7 @@ import type { ChatCompletionCreateParams } from 'openai/resources'
 import type { MetaBlogError } from '../errors.js'
 import { StreamCutError, incompleteStreamError, judgeFailure, type FailureContext } from './errors.js'
 import type { Exchange } from './exchange.js'
+import { redactorFor } from './redact.js'
 import { withRetries, type RetryPolicy } from './retry.js'
 import { SseFramer } from './sse-framer.js'
 
@@ -68,9 +69,19 @@ async function open(params: Record<string, unknown>, exchange: Exchange, setting
   return { upstream, reader, first: first.value }
 }
 
-function passHeaders(upstream: Response, headers: Record<string, string>): Record<string, string> {
+function passHeaders(upstream: Response, headers: Record<string, string>, redact: (text: string) => string): Record<string, string> {
   const requestId = upstream.headers.get('x-request-id')
-  return requestId ? { ...headers, 'x-request-id': requestId } : headers
+  return requestId ? { ...headers, 'x-request-id': redact(requestId) } : headers
+}
+
+/**
+ * Bytes of an answer without any form of the key. Whole events or a whole body only: a key cut
+ * in two by a chunk boundary would slip through. Unchanged bytes are passed on as they came.
+ */
+function redactBytes(bytes: Buffer, redact: (text: string) => string): Buffer {
+  const text = bytes.toString('utf8')
+  const clean = redact(text)
+  return clean === text ? bytes : Buffer.from(clean)
 }
 
 /** Resolves when the page has taken the buffered bytes, or has gone, or the exchange stopped. */
@@ -99,28 +110,36 @@ export function endWithError(response: ServerResponse, error: MetaBlogError): vo
 async function forwardStream(opened: Opened, response: ServerResponse, exchange: Exchange, settings: RelaySettings): Promise<void> {
   const reader = opened.reader!
   const framer = new SseFramer()
+  const redact = redactorFor(settings.context.secrets)
+  const clean = (bytes: Buffer) => redactBytes(bytes, (text) => redact.redact(text))
   response.writeHead(
     200,
-    passHeaders(opened.upstream, {
-      'Content-Type': 'text/event-stream; charset=utf-8',
-      'Cache-Control': 'no-cache, no-transform',
-      'X-Accel-Buffering': 'no',
-    }),
+    passHeaders(
+      opened.upstream,
+      {
+        'Content-Type': 'text/event-stream; charset=utf-8',
+        'Cache-Control': 'no-cache, no-transform',
+        'X-Accel-Buffering': 'no',
+      },
+      (text) => redact.redact(text),
+    ),
   )
+  // Each whole event is redacted on its own: a key the upstream spreads over several events (one
+  // token each) is not caught, but then the upstream itself is hostile, and the model never sees the key.
   let events = framer.push(opened.first)
-  if (events) response.write(events)
+  if (events) response.write(clean(events))
   try {
     for (let result = await readChunk(reader, exchange); !result.done; result = await readChunk(reader, exchange)) {
       exchange.touch()
       events = framer.push(result.value)
-      if (events && !response.write(events)) await drained(response, exchange.signal)
+      if (events && !response.write(clean(events))) await drained(response, exchange.signal)
     }
   } catch (error) {
     // A connection that breaks after [DONE] lost nothing.
     if (!framer.sawDone || exchange.stopped) throw error
   }
   const tail = framer.finish()
-  if (tail) response.write(tail)
+  if (tail) response.write(clean(tail))
   if (!framer.sawDone) throw incompleteStreamError(settings.context)
   response.end()
 }
@@ -142,13 +161,20 @@ export async function relay(params: Record<string, unknown>, response: ServerRes
     },
   })
   if (opened.reader) return forwardStream(opened, response, exchange, settings)
+  // A whole answer: redacted as one piece, whatever its status.
+  const redact = redactorFor(settings.context.secrets)
+  const body = redactBytes(Buffer.from(opened.first), (text) => redact.redact(text))
   response.writeHead(
     opened.upstream.status,
-    passHeaders(opened.upstream, {
-      'Content-Type': opened.upstream.headers.get('content-type') ?? 'application/json',
-      'Content-Length': String(opened.first.byteLength),
-      'Cache-Control': 'no-store',
-    }),
+    passHeaders(
+      opened.upstream,
+      {
+        'Content-Type': opened.upstream.headers.get('content-type') ?? 'application/json',
+        'Content-Length': String(body.byteLength),
+        'Cache-Control': 'no-store',
+      },
+      (text) => redact.redact(text),
+    ),
   )
-  response.end(opened.first)
+  response.end(body)
 }

@@ -3,6 +3,7 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startDevServer, type DevServer } from '../helpers/dev-server.js'
 import { until } from '../helpers/runtime.js'
+import { aliasBomb } from '../fixtures/pathological-pages.js'
 
 let dev: DevServer
 let hmr: Awaited<ReturnType<DevServer['listen']>>
@@ -81,7 +82,54 @@ describe('the live knowledge layer on the real dev server', () => {
     expect((await search('wombats')).map((result) => result.path)).toEqual(['guide/getting-started.md'])
   })
 
+  it('keeps answering other requests within 200 ms while 2 MiB pathological pages are indexed', async () => {
+    const MiB = 1024 * 1024
+    const pathological: Record<string, string> = {
+      'unclosed-brackets.md': '[['.repeat(MiB),
+      'nested-brackets.md': `${'['.repeat(MiB)}${']'.repeat(MiB)}`,
+      'alias-bomb.md': `---\ntitle: Bomb\n${aliasBomb(40)}\n---\n${'![[x|[[y|'.repeat((2 * MiB) / 9)}\n`,
+    }
+    const latencies: { route: string; ms: number }[] = []
+    let writing = true
+    const measure = async () => {
+      for (const route of ['/pages', '/search?q=wombats']) {
+        const started = performance.now()
+        const response = await dev.api(route)
+        latencies.push({ route, ms: performance.now() - started })
+        expect(response.status).toBe(200)
+      }
+    }
+    // One request at a time, all the while the pages are written and indexed, and a little after.
+    const probe = (async () => {
+      while (writing) await measure()
+      for (let round = 0; round < 5; round++) await measure()
+    })()
+    try {
+      // As an editor saves them, one after another: written beside the site, then renamed into it.
+      // (Rewritten in place, VitePress's own markdown-it renders the page for HMR, and markdown-it
+      // itself is quadratic on unclosed brackets: that freeze is VitePress's, not the index's.)
+      for (const [name, content] of Object.entries(pathological)) {
+        const draft = `${dev.root}-${name}`
+        await fs.writeFile(draft, content)
+        await fs.rename(draft, path.join(dev.root, 'guide', name))
+        await until(async () => (await graph()).nodes.some((node) => node.path === `guide/${name}`), 20_000, `guide/${name} in the graph`)
+      }
+    } finally {
+      writing = false
+      await probe
+    }
+    const slowest = Math.max(...latencies.map((latency) => latency.ms))
+    console.log(`[knowledge-live] ${latencies.length} requests while indexing 2 MiB pages: slowest ${slowest.toFixed(0)} ms, median ${median(latencies.map((latency) => latency.ms)).toFixed(0)} ms`)
+    expect(latencies.length).toBeGreaterThan(10)
+    expect(slowest).toBeLessThan(200)
+  }, 90_000)
+
   it('never restarted or fully reloaded the page', () => {
     expect(hmr.messages.filter((message) => message.type === 'full-reload')).toEqual([])
   })
 })
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((left, right) => left - right)
+  return sorted[Math.floor(sorted.length / 2)] ?? 0
+}

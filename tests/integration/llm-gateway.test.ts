@@ -7,6 +7,7 @@ import { createLlmClient } from '../../client/api/llm-client.js'
 import { LlmError } from '../../client/api/llm-error.js'
 import { streamChat, type ChatEvent } from '../../client/api/stream-chat.js'
 import { startFakeLlm, type FakeLlm, type FakeReply } from '../fixtures/fake-llm-server.js'
+import { KEY_FORMS } from '../fixtures/key-forms.js'
 import { copySite, startDevServer, type DevServer } from '../helpers/dev-server.js'
 import { waitForQuietEventLoop, watchEventLoop } from '../helpers/event-loop.js'
 
@@ -244,6 +245,49 @@ describe('LLM gateway on the real dev server', () => {
     const response = await api(dev, '/llm/v1/chat/completions', { method: 'POST', json: { messages }, headers: { 'x-metablog-token': 'wrong' } })
     expect(response.status).toBe(403)
     expect(fake.chatRequests).toHaveLength(0)
+  })
+})
+
+describe('the API request timeout', () => {
+  it('never cuts a streamed answer that lasts longer than it', async () => {
+    // 35 chunks 200 ms apart: about 7 s, past the 5 s the API gives a request's headers and body.
+    const text = Array.from({ length: 35 }, (_, index) => `t${index} `)
+    fake.enqueue({ text, chunkDelayMs: 200 })
+    const started = performance.now()
+    const answer = await api(dev, '/llm/v1/chat/completions', { method: 'POST', json: { messages, stream: true } })
+    expect(performance.now() - started).toBeGreaterThan(6_000)
+    expect(answer.status).toBe(200)
+    expect(answer.text).toContain('t34 ')
+    expect(answer.text).toContain('data: [DONE]')
+  }, 30_000)
+})
+
+describe('an upstream that echoes the key', () => {
+  // Header values and the SSE framing are ASCII: the forms with other characters are left to the unit test.
+  const forms = Object.entries(KEY_FORMS).filter(([, make]) => /^[\x20-\x7e]*$/.test(make(KEY)))
+
+  it.each(forms.map(([name]) => [name]))('never passes the key on, %s, in any body or header, on any status', async (name) => {
+    const echoKey = KEY_FORMS[name]!
+    const form = echoKey(KEY)
+    fake.enqueue({ echoKey }, { echoKey }, { echoKey, status: 400, errorMessage: 'Bad request' }, { echoKey, status: 401 })
+    const answers = [
+      await api(dev, '/llm/v1/chat/completions', { method: 'POST', json: { messages } }),
+      await api(dev, '/llm/v1/chat/completions', { method: 'POST', json: { messages, stream: true } }),
+      await api(dev, '/llm/v1/chat/completions', { method: 'POST', json: { messages } }),
+      await api(dev, '/llm/v1/chat/completions', { method: 'POST', json: { messages, stream: true } }),
+    ]
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 400, 502])
+    // The fake really echoed it: the request carried the key.
+    expect(fake.chatRequests.every((record) => record.headers.authorization === `Bearer ${KEY}`)).toBe(true)
+    for (const answer of answers) {
+      const everything = `${answer.text}\n${[...answer.headers].map(([header, value]) => `${header}: ${value}`).join('\n')}`
+      expect(everything).not.toContain(form)
+      expect(everything).not.toContain(KEY)
+    }
+    expect(answers[0]!.json.choices[0].message.content).toMatch(/^Hello key: (?:Basic )?\[redacted\]$/)
+    expect(answers[0]!.headers.get('x-request-id')).toMatch(/^(?:Basic )?\[redacted\]$/)
+    expect(answers[1]!.text).toMatch(/key: (?:Basic )?\[redacted\]/)
+    expect(answers[1]!.text).toContain('data: [DONE]')
   })
 })
 

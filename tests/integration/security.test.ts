@@ -1,5 +1,6 @@
 import fs from 'node:fs/promises'
 import http from 'node:http'
+import net from 'node:net'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { API_PREFIX, TOKEN_HEADER } from '../../plugin/protocol.js'
@@ -84,7 +85,16 @@ const HOSTILE_PATHS = [
   '.md',
   'index.MD',
   'guide/ pwned.md',
+  // Windows 8.3 short names: on Windows they stand for node_modules, .vitepress or another page.
+  'NODE_M~1/pwned.md',
+  'VITEPR~1/config.md',
+  'guide/PWNED~1.md',
+  'node_m~1/pkg/readme.md',
 ]
+
+// A lone surrogate cannot travel in a URL (it has no UTF-8 form), only in a JSON body; the file
+// system would store it as U+FFFD, so it would be a second name, with its own lock, for one file.
+const SURROGATE_PATHS = ['guide/\ud800.md', '\udfffpwned.md', 'guide/a\ud83d.md']
 
 describe('hostile paths', () => {
   it(`has at least 25 cases`, () => {
@@ -98,6 +108,20 @@ describe('hostile paths', () => {
       await dev.api('/files', { method: 'PUT', json: { path: hostile, content: 'pwned' }, headers: { 'If-None-Match': '*' } }),
       await dev.api('/files', { method: 'PUT', json: { path: hostile, content: 'pwned' }, headers: { 'If-Match': '"x"' } }),
       await dev.api(`/files${query}`, { method: 'DELETE', headers: { 'If-Match': '"x"' } }),
+      await dev.api('/locks', { method: 'POST', json: { path: hostile, taskId: 'task-1' } }),
+    ]
+    for (const response of responses) {
+      expect(response.status).toBe(400)
+      expect(response.json.error.code).toBe('ERR_BAD_PATH')
+    }
+    await expectNothingChanged()
+  })
+})
+
+describe('hostile paths with lone surrogates', () => {
+  it.each(SURROGATE_PATHS.map((item) => [JSON.stringify(item), item]))('%s is refused by every route with a JSON body with 400 ERR_BAD_PATH', async (_label, hostile) => {
+    const responses = [
+      await dev.api('/files', { method: 'PUT', json: { path: hostile, content: 'pwned' }, headers: { 'If-None-Match': '*' } }),
       await dev.api('/locks', { method: 'POST', json: { path: hostile, taskId: 'task-1' } }),
     ]
     for (const response of responses) {
@@ -197,5 +221,70 @@ describe('the security gate', () => {
     const page = await (await fetch(`${dev.origin}/guide/getting-started`)).text()
     expect(page).toContain(`<meta name="metablog-token" content="${dev.token}">`)
     expect(dev.token.length).toBeGreaterThanOrEqual(43)
+  })
+})
+
+/** Opens a raw socket, sends `first`, then waits for the server to answer and close. */
+function trickle(first: string): Promise<{ text: string; elapsedMs: number; closed: boolean }> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now()
+    const socket = net.connect(dev.port, '127.0.0.1', () => socket.write(first))
+    let text = ''
+    socket.on('data', (chunk) => (text += chunk.toString()))
+    socket.on('error', reject)
+    socket.on('close', () => resolve({ text, elapsedMs: performance.now() - started, closed: true }))
+    // Far past the few seconds the server may take: a hang fails here, not at the test timeout.
+    setTimeout(() => {
+      socket.destroy()
+      resolve({ text, elapsedMs: performance.now() - started, closed: false })
+    }, 15_000)
+  })
+}
+
+describe('request timeouts', () => {
+  // The server cuts at 5 s; a loaded machine may answer a little late, never minutes late.
+  const CUT_WITHIN_MS = 9_000
+
+  it('answers a request whose body trickles in with 408 ERR_TIMEOUT and frees the connection', async () => {
+    const body = JSON.stringify({ path: 'guide/slow.md', content: 'x'.repeat(200) })
+    const head =
+      `PUT ${API_PREFIX}/files HTTP/1.1\r\nHost: 127.0.0.1:${dev.port}\r\n${TOKEN_HEADER}: ${dev.token}\r\n` +
+      `Content-Type: application/json\r\nIf-None-Match: *\r\nContent-Length: ${body.length}\r\n\r\n`
+    const result = await trickle(head + body.slice(0, body.length / 2))
+    expect(result.text).toMatch(/^HTTP\/1\.1 408 /)
+    expect(result.text).toContain('"ERR_TIMEOUT"')
+    expect(result.closed).toBe(true)
+    expect(result.elapsedMs).toBeGreaterThan(4_000)
+    expect(result.elapsedMs).toBeLessThan(CUT_WITHIN_MS)
+    await expectNothingChanged()
+  }, 30_000)
+
+  it('answers a request whose headers trickle in with 408 ERR_TIMEOUT and frees the connection', async () => {
+    const partial = `GET ${API_PREFIX}/pages HTTP/1.1\r\nHost: 127.0.0.1:${dev.port}\r\n${TOKEN_HEADER}: ${dev.token}\r\nX-Slow: 1`
+    const result = await trickle(partial)
+    expect(result.text).toMatch(/^HTTP\/1\.1 408 /)
+    expect(result.text).toContain('"ERR_TIMEOUT"')
+    expect(result.closed).toBe(true)
+    expect(result.elapsedMs).toBeLessThan(CUT_WITHIN_MS)
+  }, 30_000)
+
+  it('still serves a kept-alive connection that sends its next request after a pause', async () => {
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 })
+    try {
+      const get = () =>
+        new Promise<number>((resolve, reject) => {
+          http
+            .get({ host: '127.0.0.1', port: dev.port, path: `${API_PREFIX}/pages`, agent, headers: { [TOKEN_HEADER]: dev.token } }, (response) => {
+              response.resume()
+              response.on('end', () => resolve(response.statusCode!))
+            })
+            .on('error', reject)
+        })
+      expect(await get()).toBe(200)
+      await new Promise((resolve) => setTimeout(resolve, 1_000))
+      expect(await get()).toBe(200)
+    } finally {
+      agent.destroy()
+    }
   })
 })

@@ -83,4 +83,39 @@ describe('PageChangeFeed', () => {
     await Promise.all([watcher, feed.pageWritten('page.md', 'updated', '# API\n')])
     expect(titles.at(-1)).toBe('API')
   })
+
+  it('applies the /files path rule to watcher events: nothing through a symlink out of the site, in a dot-folder or an 8.3 name', async () => {
+    const outside = await fs.mkdtemp(path.join(os.tmpdir(), 'metablog-feed-outside-'))
+    try {
+      await fs.writeFile(path.join(outside, 'secret.md'), '---\ntitle: Secret\n---\nsecret words\n')
+      await fs.symlink(outside, path.join(site, 'outside'))
+      await fs.symlink(path.join(outside, 'secret.md'), path.join(site, 'linked.md'))
+      await fs.mkdir(path.join(site, '.vitepress'))
+      await fs.writeFile(path.join(site, '.vitepress', 'hidden.md'), '# Hidden\n')
+      await fs.mkdir(path.join(site, 'VITEPR~1'))
+      await fs.writeFile(path.join(site, 'VITEPR~1', 'short.md'), '# Short\n')
+      const feed = new PageChangeFeed(site)
+      const seen: PageChange[] = []
+      feed.subscribe((change) => void seen.push(change))
+      for (const file of ['outside/secret.md', 'linked.md', '.vitepress/hidden.md', 'VITEPR~1/short.md']) {
+        await feed.fileEvent('add', path.join(site, file))
+        await feed.fileEvent('change', path.join(site, file))
+      }
+      expect(seen).toEqual([])
+    } finally {
+      await fs.rm(outside, { recursive: true, force: true })
+    }
+  })
+
+  it('reports a page reached through an in-site symlink or an NFD name under the one name /files gives it', async () => {
+    await fs.mkdir(path.join(site, 'posts'))
+    await fs.symlink('posts', path.join(site, 'alias'))
+    await fs.writeFile(path.join(site, 'posts', 'cre\u0300me.md'), '# Cr\u00e8me\n')
+    const feed = new PageChangeFeed(site)
+    const seen: PageChange[] = []
+    feed.subscribe((change) => void seen.push(change))
+    await feed.fileEvent('add', path.join(site, 'posts', 'cre\u0300me.md'))
+    await feed.fileEvent('change', path.join(site, 'alias', 'cre\u0300me.md'))
+    expect(seen.map((change) => [change.path, change.kind, change.title])).toEqual([['posts/cr\u00e8me.md', 'created', 'Cr\u00e8me']])
+  })
 })

@@ -135,6 +135,58 @@ describe('FileStore', () => {
     expect(results.find((result) => result.status === 'fulfilled')).toMatchObject({ value: { path: 'posts/hello.md' } })
   })
 
+  it('gives a page one name and one lock whether its accents are composed (NFC) or not (NFD), through a symlink too', async () => {
+    await fs.symlink('posts', path.join(site, 'alias'))
+    const composed = 'posts/caf\u00e9.md'
+    const spellings = ['posts/cafe\u0301.md', 'alias/caf\u00e9.md', 'alias/cafe\u0301.md']
+    // Two creates at once, one per spelling: one file, so exactly one wins and the other finds it made.
+    const creates = await Promise.allSettled([store.write(composed, 'first', { ifNoneMatch: '*' }), store.write(spellings[0]!, 'second', { ifNoneMatch: '*' })])
+    expect(creates.map((result) => result.status).sort()).toEqual(['fulfilled', 'rejected'])
+    expect(creates.find((result) => result.status === 'rejected')).toMatchObject({ reason: { code: 'ERR_STALE' } })
+    expect((await fs.readdir(path.join(site, 'posts'))).sort()).toEqual(['caf\u00e9.md', 'hello.md'])
+    const { hash } = await store.read(composed)
+    locks.acquire(composed, 'task-1')
+    for (const spelling of spellings) {
+      await expect(store.write(spelling, 'other', { ifMatch: hash }, 'task-2')).rejects.toMatchObject({ code: 'ERR_LOCKED' })
+      await expect(store.read(spelling)).resolves.toMatchObject({ path: composed })
+    }
+  })
+
+  it('reads and lists a page an editor saved under an NFD name by its NFC name', async () => {
+    await fs.writeFile(path.join(site, 'posts', 'cre\u0300me.md'), '# Cr\u00e8me\n')
+    await expect(store.read('posts/cr\u00e8me.md')).resolves.toMatchObject({ path: 'posts/cr\u00e8me.md', content: '# Cr\u00e8me\n' })
+    const pages = await store.listPages()
+    expect(pages.map((page) => [page.path, page.title])).toEqual([
+      ['posts/cr\u00e8me.md', 'Cr\u00e8me'],
+      ['posts/hello.md', 'Hello'],
+    ])
+  })
+
+  it('lists no page that /files would refuse: symlinks out of the site, 8.3 names', async () => {
+    const outside = await fs.mkdtemp(path.join(os.tmpdir(), 'metablog-outside-'))
+    try {
+      await fs.writeFile(path.join(outside, 'secret.md'), '---\ntitle: Secret\n---\n')
+      await fs.symlink(outside, path.join(site, 'outside'))
+      await fs.symlink(path.join(outside, 'secret.md'), path.join(site, 'posts', 'linked.md'))
+      await fs.mkdir(path.join(site, 'NODE_M~1'))
+      await fs.writeFile(path.join(site, 'NODE_M~1', 'short.md'), '# Short')
+      await fs.writeFile(path.join(site, 'posts', 'HELLO~1.md'), '# Short page')
+      expect((await store.listPages()).map((page) => page.path)).toEqual(['posts/hello.md'])
+    } finally {
+      await fs.rm(outside, { recursive: true, force: true })
+    }
+  })
+
+  it('lists an edited page with its new hash and title, even at the same size, and forgets a deleted one', async () => {
+    const file = path.join(site, 'posts/same.md')
+    await fs.writeFile(file, '# Alpha\n')
+    expect((await store.listPages()).find((page) => page.path === 'posts/same.md')).toMatchObject({ title: 'Alpha', hash: hashContent('# Alpha\n') })
+    await fs.writeFile(file, '# Omega\n')
+    expect((await store.listPages()).find((page) => page.path === 'posts/same.md')).toMatchObject({ title: 'Omega', hash: hashContent('# Omega\n') })
+    await fs.rm(file)
+    expect((await store.listPages()).map((page) => page.path)).toEqual(['posts/hello.md'])
+  })
+
   it('refuses to read or write a named pipe instead of hanging', async () => {
     execFileSync('mkfifo', [path.join(site, 'posts/pipe.md')])
     await expect(store.read('posts/pipe.md')).rejects.toMatchObject({ code: 'ERR_BAD_PATH', message: expect.stringContaining('not a regular file') })

@@ -71,8 +71,32 @@ describe('checkPagePath', () => {
     ['hello.md.', 'trailing dot'],
     [' posts/x.md', 'leading space'],
     ['x'.repeat(600) + '.md', 'too long'],
+    ['posts/\ud800.md', 'lone high surrogate'],
+    ['\udc00posts/x.md', 'lone low surrogate'],
+    ['posts/a\ud83d.md', 'high surrogate without its pair'],
+    ['NODE_M~1/x/readme.md', '8.3 short name of node_modules'],
+    ['VITEPR~1/config.md', '8.3 short name of .vitepress'],
+    ['posts/HELLOW~1.md', '8.3 short name of a page'],
+    ['posts/abc~12.md', '8.3 short name with two digits'],
+    ['node_m~1/x.md', 'lower-case 8.3 short name'],
   ])('rejects %j (%s)', (input) => {
     expect(codeOf(() => checkPagePath(input))).toBe('ERR_BAD_PATH')
+  })
+
+  it.each(['notes/a~b.md', 'posts/long-name~1-draft.md', 'posts/😀.md', 'posts/\ufffd.md', 'posts/v~.md'])('accepts %j, which is no 8.3 name and no lone surrogate', (input) => {
+    expect(checkPagePath(input)).toBe(input)
+  })
+
+  it('names a page in NFC, however its accents are composed', () => {
+    const composed = 'posts/caf\u00e9.md'
+    expect(checkPagePath('posts/cafe\u0301.md')).toBe(composed)
+    expect(checkPagePath(composed)).toBe(composed)
+  })
+
+  it('refuses a lone surrogate rather than letting it stand for U+FFFD', () => {
+    // The file system stores a lone surrogate as U+FFFD: two names, one file, two lock keys.
+    expect(codeOf(() => checkPagePath('posts/\ud800.md'))).toBe('ERR_BAD_PATH')
+    expect(checkPagePath('posts/\ufffd.md')).toBe('posts/\ufffd.md')
   })
 
   it('rejects non-strings', () => {
@@ -125,6 +149,16 @@ describe('resolvePagePath', () => {
 
   it('refuses a symlink loop', async () => {
     await expect(resolvePagePath(site, 'loop-a.md')).rejects.toMatchObject({ code: 'ERR_BAD_PATH' })
+  })
+
+  it('finds a page whose name is spelled in NFD on disk, and names it in NFC', async () => {
+    await fs.writeFile(path.join(site, 'inner', 'cre\u0300me.md'), 'decomposed')
+    const real = await fs.realpath(site)
+    for (const spelling of ['inner/cr\u00e8me.md', 'inner/cre\u0300me.md']) {
+      const resolved = await resolvePagePath(site, spelling)
+      expect(resolved.relative).toBe('inner/cr\u00e8me.md')
+      expect(resolved.absolute).toBe(path.join(real, 'inner', 'cre\u0300me.md'))
+    }
   })
 
   it('allows dangling and round-trip symlinks that stay inside', async () => {

@@ -70,4 +70,10 @@ describe('parseMarkdown', () => {
   it('does not count images or links inside a wiki-link as page links', () => {
     expect(parseMarkdown('![alt](./page.md) [ok](./page.md "title")').links.map((link) => link.target)).toEqual(['./page.md'])
   })
+
+  it('reads a rule (---, * * *, ___) as a rule, not as text a later --- turns into a heading', () => {
+    expect(parseMarkdown('---\n---\n* * *\n___\n').headings).toEqual([])
+    expect(parseMarkdown('Title\n---\n---\n').headings).toEqual([{ level: 2, text: 'Title', id: undefined }])
+    expect(parseMarkdown('---\n[[After]]\n').links.map((link) => link.target)).toEqual(['After'])
+  })
 })
