@@ -1,8 +1,12 @@
 import type { DefaultTheme } from 'vitepress'
 import type { GraphResponse, SearchResult, UnresolvedLink } from '../../plugin/protocol.js'
+import { AttachmentLinks } from './attachment-links.js'
+import { attachmentLookup } from './attachments.js'
 import { ChangeSet, notePageChange, type IndexUpdate } from './change-set.js'
 import { collectCollisions, collectGraph, type Collision, type GraphOptions } from './graph-view.js'
+import { fragmentId } from './heading-ids.js'
 import { LinkGraph, type IndexedPage } from './link-graph.js'
+import { listAttachmentPaths } from './load-attachments.js'
 import { loadPages } from './load-pages.js'
 import { NameTable, dependencyKeysOf } from './name-table.js'
 import { parsePage, type ParsedPage } from './parse-page.js'
@@ -55,13 +59,15 @@ export class KnowledgeIndex {
   private readonly pages = new Map<string, IndexedPage>()
   private readonly names = new NameTable()
   private readonly links = new LinkGraph()
+  private readonly attachments = new AttachmentLinks()
   /** Built on the first search (or by prepareSearch), then kept current. */
   private readonly liveSearch = new LiveSearch(this.pages)
   private cachedGraph: GraphResponse | null = null
 
-  /** A full build: every page parsed once, every link resolved once. */
-  static build(pages: Iterable<PageInput>): KnowledgeIndex {
+  /** A full build: every page parsed once, every link resolved once; `attachments` are the site's attachment files. */
+  static build(pages: Iterable<PageInput>, attachments: Iterable<string> = []): KnowledgeIndex {
     const index = new KnowledgeIndex()
+    for (const file of attachments) index.attachments.table.add(file)
     const parsed: ParsedPage[] = []
     // Names go in while the page is fresh in the cache; a name table is the same in any order.
     for (const page of pages) {
@@ -70,7 +76,10 @@ export class KnowledgeIndex {
       parsed.push(next)
     }
     // Links resolve once every name is known, in the given order (dependents keep that order).
-    for (const page of parsed) index.pages.set(page.path, index.links.attach(page, index.names))
+    for (const page of parsed) {
+      index.pages.set(page.path, index.links.attach(page, index.names))
+      index.attachments.attach(page)
+    }
     return index
   }
 
@@ -80,7 +89,8 @@ export class KnowledgeIndex {
    * (the thread pool's reads and the parser compete for the CPU, and wake-ups cost more).
    */
   static async load(sourceDir: string): Promise<KnowledgeIndex> {
-    return KnowledgeIndex.build(await loadPages(sourceDir))
+    const [pages, attachments] = await Promise.all([loadPages(sourceDir), listAttachmentPaths(sourceDir)])
+    return KnowledgeIndex.build(pages, attachments)
   }
 
   get size(): number {
@@ -123,6 +133,28 @@ export class KnowledgeIndex {
     const resolution = this.resolution(target, fromPath)
     const page = resolution.path === null ? undefined : this.pages.get(resolution.path)
     return page ? { path: page.path, title: page.title } : null
+  }
+
+  /** An attachment file was added (`present`) or removed: links to it re-resolve. */
+  attachmentChanged(path: string, present: boolean): IndexUpdate {
+    const changes = new ChangeSet()
+    this.attachments.fileChanged(path, present, this.pages, changes)
+    return this.finish([], changes)
+  }
+
+  /** The attachment file (relative to the site) an attachment target written on `fromPath` leads to, or null. */
+  resolveAttachment(target: string, fromPath: string): string | null {
+    return this.attachments.table.resolve(attachmentLookup(target, fromPath))
+  }
+
+  /** Attachment files that some page links to or embeds. */
+  linkedAttachments(): string[] {
+    return this.attachments.linked(this.pages.values())
+  }
+
+  /** The element id a wiki-link's `#fragment` reaches on `path`: VitePress's heading id, or a block id. */
+  fragmentId(path: string, fragment: string, slug?: (text: string) => string): string {
+    return fragmentId(this.pages.get(path)?.headings ?? [], fragment, slug)
   }
 
   /** Like `resolve`, with how the page was found and any name collision. */
@@ -199,10 +231,12 @@ export class KnowledgeIndex {
     const next = parsePage(path, content)
     if (previous) {
       this.links.detach(previous, this.names, changes)
+      this.attachments.detach(previous)
       this.names.remove(previous)
     }
     this.names.add(next)
     const indexed = this.links.attach(next, this.names, changes)
+    this.attachments.attach(indexed)
     this.pages.set(path, indexed)
     const keys = dependencyKeysOf(next)
     if (previous) {
@@ -227,6 +261,7 @@ export class KnowledgeIndex {
     const previous = this.pages.get(path)
     if (!previous) return
     this.links.detach(previous, this.names, changes)
+    this.attachments.detach(previous)
     this.names.remove(previous)
     this.pages.delete(path)
     this.links.reresolve(dependencyKeysOf(previous), this.pages, this.names, changes)
