@@ -54,6 +54,15 @@ function markBlock(tokens: Token[], index: number): void {
  * anchors pointed at the id the heading really got on this page (slug and '-1' de-duplication).
  */
 export function blockAnchorsPlugin(md: MarkdownRenderer): void {
+  // VitePress renders `<table tabindex="0">` without the token's attributes: a `^id` under a table would be lost.
+  const tableOpen = md.renderer.rules.table_open
+  if (tableOpen) {
+    md.renderer.rules.table_open = (tokens, index, options, env, self) => {
+      const html = tableOpen(tokens, index, options, env, self)
+      const id = tokens[index]!.attrGet('id')
+      return id && !html.includes(' id=') ? html.replace('<table', `<table id="${md.utils.escapeHtml(id)}"`) : html
+    }
+  }
   md.core.ruler.push('metablog_block_anchors', (state) => {
     const tokens = state.tokens
     const headings: ParsedHeading[] = []
