@@ -1,0 +1,63 @@
+import fs from 'node:fs/promises'
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { REPO_ROOT, startDevServer, type DevServer } from '../helpers/dev-server.js'
+import { until } from '../helpers/runtime.js'
+
+const VAULT = path.join(REPO_ROOT, 'tests/fixtures/vault')
+const PAGE = '/Bases/Introduction to Bases.md'
+
+let dev: DevServer
+let hmr: Awaited<ReturnType<DevServer['listen']>>
+
+beforeAll(async () => {
+  dev = await startDevServer({ site: VAULT })
+  hmr = await dev.listen()
+}, 60_000)
+
+afterAll(async () => {
+  hmr?.close()
+  await dev?.close()
+})
+
+/** The page as the dev server compiles it right now (what the browser imports). */
+const pageModule = async () => (await dev.server.transformRequest(PAGE))?.code ?? ''
+const unresolved = async () => ((await dev.api('/graph')).json.unresolved as { source: string; target: string }[]).map((link) => `${link.source} → ${link.target}`)
+const MISSING = 'Bases/Introduction to Bases.md → missing-chart.png'
+
+describe('attachments on the live dev server', () => {
+  it('shows the missing attachment as a marker, listed in the graph, while found ones are served', async () => {
+    const code = await pageModule()
+    expect(code).toContain('data-target=\\"missing-chart.png\\"')
+    expect(code).toContain('/Attachments/bases-noshadow.png')
+    expect(await unresolved()).toEqual([MISSING])
+    const image = await fetch(`${dev.origin}/Attachments/bases-noshadow.png`)
+    expect(image.status).toBe(200)
+    expect(Buffer.from(await image.arrayBuffer()).equals(await fs.readFile(path.join(VAULT, 'Attachments/bases-noshadow.png')))).toBe(true)
+  })
+
+  it('turns the marker into an image when the file is added, without a restart, and back when it is removed', async () => {
+    const since = hmr.messages.length
+    const file = path.join(dev.root, 'Attachments/charts/missing-chart.png')
+    await fs.mkdir(path.dirname(file), { recursive: true })
+    await fs.copyFile(path.join(VAULT, 'Attachments/bases-noshadow.png'), file)
+    await until(async () => !(await unresolved()).includes(MISSING), 15_000, 'the attachment to be indexed')
+    // The page that embeds it is sent to the browser again, re-rendered with the image.
+    await until(() => hmr.messages.slice(since).some((message) => message.type === 'update' && JSON.stringify(message).includes('Introduction')), 10_000, 'a page update')
+    const code = await pageModule()
+    // Vite's Vue plugin turns an existing image's src into an asset import; a missing one never gets that far.
+    expect(code).not.toContain('missing-chart.png\\" yet')
+    expect(code).toContain('from "/Attachments/charts/missing-chart.png?import"')
+    // Quotes and their escapes dropped: the template string nests them two levels deep.
+    expect(code.replace(/[\\"]/g, '')).toMatch(/<img width=400 src=\s*\+ _imports_\d+ \+\s*alt=missing-chart\.png/)
+    expect((await fetch(`${dev.origin}/Attachments/charts/missing-chart.png`)).status).toBe(200)
+
+    await fs.rm(file)
+    await until(async () => (await unresolved()).includes(MISSING), 15_000, 'the attachment to leave the index')
+    await until(async () => (await pageModule()).includes('data-target=\\"missing-chart.png\\"'), 10_000, 'the marker to come back')
+  })
+
+  it('never restarted or fully reloaded the page', () => {
+    expect(hmr.messages.filter((message) => message.type === 'full-reload')).toEqual([])
+  })
+})
