@@ -53,7 +53,7 @@ export function collectGraph(pages: Iterable<IndexedPage>, options: GraphOptions
     for (const link of page.attachments) {
       if (link.resolved !== null || seenUnresolved.has(link.target)) continue
       seenUnresolved.add(link.target)
-      pageUnresolved.push({ source: page.path, target: link.target })
+      pageUnresolved.push({ source: page.path, target: link.target, kind: 'attachment' })
     }
     pageEdges.sort((left, right) => byText(left.target, right.target) || byText(left.heading ?? '', right.heading ?? ''))
     pageUnresolved.sort((left, right) => byText(left.target, right.target))

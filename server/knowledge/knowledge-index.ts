@@ -16,31 +16,16 @@ import { DEFAULT_SEARCH_LIMIT } from './search-index.js'
 import { buildSidebar, type SidebarOptions } from './sidebar.js'
 import type { IndexSnapshot } from './snapshot.js'
 
+import type { OutgoingLink, ResolvedPage } from './index-types.js'
+
 export type { IndexUpdate } from './change-set.js'
+export type { OutgoingLink, ResolvedPage } from './index-types.js'
 export type { Collision } from './graph-view.js'
 
 export interface PageInput {
   /** Relative to the site's source folder, with '/', ending in '.md': 'posts/foo.md'. */
   path: string
   content: string
-}
-
-/** A link as written on a page, with where it leads. */
-export interface OutgoingLink {
-  syntax: 'wiki' | 'markdown'
-  target: string
-  heading?: string
-  label?: string
-  embed: boolean
-  line: number
-  /** The page it resolves to; null when unresolved. */
-  resolved: string | null
-}
-
-/** What the markdown rule needs to render a link to a page. */
-export interface ResolvedPage {
-  path: string
-  title: string
 }
 
 function symmetricDifference(left: string[], right: string[]): string[] {

@@ -22,8 +22,9 @@ afterAll(async () => {
 
 /** The page as the dev server compiles it right now (what the browser imports). */
 const pageModule = async () => (await dev.server.transformRequest(PAGE))?.code ?? ''
-const unresolved = async () => ((await dev.api('/graph')).json.unresolved as { source: string; target: string }[]).map((link) => `${link.source} → ${link.target}`)
-const MISSING = 'Bases/Introduction to Bases.md → missing-chart.png'
+const unresolved = async () =>
+  ((await dev.api('/graph')).json.unresolved as { source: string; target: string; kind?: string }[]).map((link) => `${link.source} → ${link.target} (${link.kind ?? 'page'})`)
+const MISSING = 'Bases/Introduction to Bases.md → missing-chart.png (attachment)'
 
 describe('attachments on the live dev server', () => {
   it('shows the missing attachment as a marker, listed in the graph, while found ones are served', async () => {

@@ -70,8 +70,8 @@ describe('the attachment index inside the knowledge index', () => {
   it('lists a missing attachment in the graph’s unresolved links, once per page, and nothing in code', () => {
     const live = KnowledgeIndex.build([page, { path: 'b.md', content: '![[chart.png]] ![[chart.png]]' }], FILES)
     expect(live.unresolved()).toEqual([
-      { source: 'Bases/Intro.md', target: 'chart.png' },
-      { source: 'b.md', target: 'chart.png' },
+      { source: 'Bases/Intro.md', target: 'chart.png', kind: 'attachment' },
+      { source: 'b.md', target: 'chart.png', kind: 'attachment' },
     ])
     expect(live.graph().edges).toEqual([])
   })
@@ -89,7 +89,7 @@ describe('the attachment index inside the knowledge index', () => {
     live.attachmentChanged('Attachments/chart.png', false)
     expect(live.resolveAttachment('chart.png', 'other.md')).toBe('deep/er/chart.png')
     live.attachmentChanged('deep/er/chart.png', false)
-    expect(live.unresolved()).toEqual([{ source: 'Bases/Intro.md', target: 'chart.png' }])
+    expect(live.unresolved()).toEqual([{ source: 'Bases/Intro.md', target: 'chart.png', kind: 'attachment' }])
     expect(live.linkedAttachments()).toEqual(['Attachments/old/bases-noshadow.png', 'talk.mp3'])
   })
 
@@ -102,7 +102,7 @@ describe('the attachment index inside the knowledge index', () => {
     live.upsert('c.md', '![[CHART.png]]')
     const fresh = KnowledgeIndex.build([page, { path: 'c.md', content: '![[CHART.png]]' }], [...FILES.filter((file) => file !== 'Attachments/old/bases-noshadow.png'), 'chart.png'])
     expect(live.snapshot()).toEqual(fresh.snapshot())
-    expect(live.unresolved()).toEqual([{ source: 'Bases/Intro.md', target: 'Attachments/old/bases-noshadow.png' }])
+    expect(live.unresolved()).toEqual([{ source: 'Bases/Intro.md', target: 'Attachments/old/bases-noshadow.png', kind: 'attachment' }])
   })
 })
 
