@@ -11,6 +11,8 @@ type Token = ReturnType<StateInline['push']>
 const SIZE = /^(\d{1,5})(?:x(\d{1,5}))?$/
 // Characters a raw fragment cannot carry; the rest (`page=3&zoom=50`, `^block`, CJK) stays readable.
 const FRAGMENT_UNSAFE = /[\s"'<>`%#\\{}]/g
+// An attachment URL keeps only these as written: nothing that can end a quoted string in HTML or JavaScript.
+const URL_UNSAFE = /[^A-Za-z0-9._~/%=&^#-]/gu
 
 /**
  * The URL of an attachment file (relative to the site's source folder), under the site's base.
@@ -19,7 +21,14 @@ const FRAGMENT_UNSAFE = /[\s"'<>`%#\\{}]/g
  */
 export function attachmentUrl(filePath: string, base?: string): string {
   const served = filePath.startsWith('public/') ? filePath.slice('public/'.length) : filePath
-  return normalizeBase(base) + served.split('/').map((segment) => encodeURIComponent(segment)).join('/')
+  return strictUrl(normalizeBase(base)) + served.split('/').map((segment) => strictUrl(encodeURIComponent(segment))).join('/')
+}
+
+/** %-encodes everything outside a small safe set, so the URL is also a safe JavaScript string body. */
+function strictUrl(url: string): string {
+  return url.replace(URL_UNSAFE, (character) =>
+    [...new TextEncoder().encode(character)].map((byte) => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`).join(''),
+  )
 }
 
 export function encodeFragment(fragment: string): string {
@@ -68,7 +77,7 @@ function renderMissing(state: StateInline, parts: WikiLinkParts, embed: boolean)
 export function renderAttachment(state: StateInline, parts: WikiLinkParts, embed: boolean, filePath: string | null, base?: string): void {
   if (filePath === null) return renderMissing(state, parts, embed)
   const { alt, width, height } = readLabel(parts.label)
-  const url = attachmentUrl(filePath, base) + (parts.heading ? `#${encodeFragment(parts.heading)}` : '')
+  const url = attachmentUrl(filePath, base) + (parts.heading ? `#${strictUrl(encodeFragment(parts.heading))}` : '')
   const kind = embed ? attachmentKind(filePath) : 'file'
   const sized = (token: Token) => {
     if (width) token.attrSet('width', width)
@@ -76,8 +85,11 @@ export function renderAttachment(state: StateInline, parts: WikiLinkParts, embed
     return token
   }
   if (kind === 'image') {
-    const image = sized(open(state, 'metablog_embed_image', 'img', 0))
-    image.attrSet('src', url)
+    // Not v-pre: a bound src keeps Vue's asset-URL transform away. That transform makes a static
+    // img/video src an import, and writes the decoded name into it unescaped (a quote breaks, or
+    // injects into, the module). The URL is served as a file: in dev by Vite, in a build by MetaBlog.
+    const image = sized(state.push('metablog_embed_image', 'img', 0))
+    image.attrSet(':src', `'${url}'`)
     image.attrSet('alt', alt ?? fileName(parts.target))
     image.attrSet('class', 'metablog-embed metablog-embed-image')
     image.attrSet('loading', 'lazy')
@@ -85,8 +97,9 @@ export function renderAttachment(state: StateInline, parts: WikiLinkParts, embed
   }
   if (kind === 'audio' || kind === 'video' || kind === 'pdf') {
     const tag = kind === 'pdf' ? 'iframe' : kind
-    const media = sized(open(state, `metablog_embed_${kind}_open`, tag, 1))
-    media.attrSet('src', url)
+    const media = sized(kind === 'video' ? state.push(`metablog_embed_${kind}_open`, tag, 1) : open(state, `metablog_embed_${kind}_open`, tag, 1))
+    if (kind === 'video') media.attrSet(':src', `'${url}'`)
+    else media.attrSet('src', url)
     media.attrSet('class', `metablog-embed metablog-embed-${kind}`)
     if (kind === 'pdf') media.attrSet('title', alt ?? fileName(parts.target))
     else media.attrSet('controls', '')

@@ -10,24 +10,8 @@ let root: string
 let outDir: string
 /** Every built page: its URL path ('/Bases/Views.html') and HTML. */
 let pages: Map<string, string>
-/** The vault's attachment files by fingerprint: an image Vite inlined must be one of them. */
+/** The vault's attachment files by content (base64): what an embed shows must be one of them, byte for byte. */
 let vaultFiles: Map<string, string>
-
-/**
- * What an embed's `src` holds. In a build Vite's Vue plugin turns `<img src>` into an asset import:
- * small files come back inlined as data URLs, others as hashed files; audio, PDFs and file links
- * keep the path MetaBlog shipped. Null when the file is not in the output.
- */
-async function embeddedBytes(source: string, pageUrl: string): Promise<Buffer | null> {
-  if (source.startsWith('data:')) {
-    const comma = source.indexOf(',')
-    const header = source.slice(0, comma)
-    const body = source.slice(comma + 1).replace(/#.*$/, '')
-    return header.endsWith(';base64') ? Buffer.from(body, 'base64') : Buffer.from(decodeURIComponent(body))
-  }
-  const file = path.join(outDir, decodeURIComponent(new URL(source, `http://vault${pageUrl}`).pathname))
-  return fs.readFile(file).catch(() => null)
-}
 
 const ATTRIBUTE_ENTITIES: Record<string, string> = { '&amp;': '&', '&quot;': '"', '&#39;': "'", '&lt;': '<', '&gt;': '>' }
 const unescape = (value: string) => value.replace(/&(?:amp|quot|#39|lt|gt);/g, (entity) => ATTRIBUTE_ENTITIES[entity]!)
@@ -39,10 +23,10 @@ const attribute = (tag: string, name: string) => {
 const content = (html: string) => /<main class="main"[\s\S]*?<\/main>/.exec(html)?.[0] ?? ''
 const ids = (html: string) => new Set([...html.matchAll(/\sid="([^"]*)"/g)].map((match) => unescape(match[1]!)))
 
-/** Bytes as base64; an SVG as Vite inlines it (blanks collapsed, double quotes made single). */
-function fingerprint(bytes: Buffer): string {
-  const text = bytes.toString('utf8').trim()
-  return text.startsWith('<svg') ? text.replace(/\s+/g, ' ').replaceAll('"', "'") : bytes.toString('base64')
+/** The bytes an embed's `src` points at in the output; null when no such file was shipped. */
+async function embeddedBytes(source: string, pageUrl: string): Promise<Buffer | null> {
+  const file = path.join(outDir, decodeURIComponent(new URL(source, `http://vault${pageUrl}`).pathname))
+  return fs.readFile(file).catch(() => null)
 }
 
 beforeAll(async () => {
@@ -51,7 +35,7 @@ beforeAll(async () => {
   outDir = path.join(root, '.vitepress/dist')
   const attachments = ((await fs.readdir(path.join(VAULT, 'Attachments'), { recursive: true })) as string[]).map((name) => path.join(VAULT, 'Attachments', name))
   vaultFiles = new Map()
-  for (const file of attachments) if ((await fs.stat(file)).isFile()) vaultFiles.set(fingerprint(await fs.readFile(file)), path.relative(VAULT, file).split(path.sep).join('/'))
+  for (const file of attachments) if ((await fs.stat(file)).isFile()) vaultFiles.set((await fs.readFile(file)).toString('base64'), path.relative(VAULT, file).split(path.sep).join('/'))
   const names = (await fs.readdir(outDir, { recursive: true })) as string[]
   pages = new Map(
     await Promise.all(
@@ -73,7 +57,7 @@ describe('vitepress build of an Obsidian-shaped vault', () => {
     const embedded = async (alt: string) => {
       const tag = new RegExp(`<img [^>]*alt="${alt.replace(/[.]/g, '\\.')}"[^>]*>`).exec(intro)?.[0] ?? ''
       const bytes = await embeddedBytes(attribute(tag, 'src') ?? '', '/Bases/Introduction to Bases.html')
-      return { tag, file: bytes && vaultFiles.get(fingerprint(bytes)) }
+      return { tag, file: bytes && vaultFiles.get(bytes.toString('base64')) }
     }
     // Shortest path wins: Attachments/bases-noshadow.png, not Attachments/old/bases-noshadow.png.
     expect((await embedded('bases-noshadow.png')).file).toBe('Attachments/bases-noshadow.png')
@@ -83,6 +67,8 @@ describe('vitepress build of an Obsidian-shaped vault', () => {
     expect((await embedded('lucide-table.svg')).file).toBe('Attachments/icons/lucide-table.svg')
     expect((await embedded('Screenshot 2024-01-01 at 10.00.png')).file).toBe('Attachments/Screenshot 2024-01-01 at 10.00.png')
     expect(intro).toMatch(/<iframe [^>]*src="\/Attachments\/bases-guide\.pdf#page=1"/)
+    // A quote in a name is %-encoded: it never reaches a module or an attribute as written.
+    expect(content(pages.get('/Notes/Daily/2024-01-01.html')!)).toContain('src="/Attachments/Bob%27s%20%E5%9B%BE%E8%A1%A8%20%281%29.png"')
   })
 
   it('resolves every wiki-link to a built page, every # to an element id, every embed to a shipped file; the missing attachment is a marker', async () => {
@@ -122,8 +108,10 @@ describe('vitepress build of an Obsidian-shaped vault', () => {
       for (const [tag] of main.matchAll(/<(?:img|iframe|audio|video) [^>]*class="metablog-embed[^"]*"[^>]*>/g)) {
         embeds.total++
         const source = attribute(tag, 'src') ?? ''
+        // A file of its own, never an import Vite inlined or renamed.
+        if (!source.startsWith('/Attachments/')) problems.push(`${url}: embed src ${source.slice(0, 60)} is not the attachment's own path`)
         const bytes = await embeddedBytes(source, url)
-        if (bytes && vaultFiles.has(fingerprint(bytes))) embeds.resolved++
+        if (bytes && vaultFiles.has(bytes.toString('base64'))) embeds.resolved++
         else problems.push(`${url}: embed ${source.slice(0, 80)} is not in the output, or not a vault file`)
       }
     }
@@ -142,7 +130,7 @@ describe('vitepress build of an Obsidian-shaped vault', () => {
 
   it('ships only the attachments pages link to, at their own paths, byte for byte', async () => {
     const shipped = ((await fs.readdir(path.join(outDir, 'Attachments'), { recursive: true })) as string[]).map((name) => name.split(path.sep).join('/')).sort()
-    expect(shipped).toEqual(['Screenshot 2024-01-01 at 10.00.png', 'bases-guide.pdf', 'bases-noshadow.png', 'diagram.svg', 'icons', 'icons/lucide-list.svg', 'icons/lucide-table.svg'])
+    expect(shipped).toEqual(["Bob's 图表 (1).png", 'Screenshot 2024-01-01 at 10.00.png', 'bases-guide.pdf', 'bases-noshadow.png', 'diagram.svg', 'icons', 'icons/lucide-list.svg', 'icons/lucide-table.svg'])
     const source = await fs.readFile(path.join(VAULT, 'Attachments/bases-noshadow.png'))
     expect((await fs.readFile(path.join(outDir, 'Attachments/bases-noshadow.png'))).equals(source)).toBe(true)
     await expect(fs.stat(path.join(outDir, '.obsidian'))).rejects.toThrow()
