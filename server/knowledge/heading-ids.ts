@@ -39,3 +39,8 @@ export function fragmentId(headings: readonly ParsedHeading[], fragment: string,
   }
   return at === -1 ? slug(fragment) : ids[at]!
 }
+
+/** Whether two lists of headings give the same texts and ids, so links into them render alike. */
+export function sameHeadings(left: readonly ParsedHeading[], right: readonly ParsedHeading[]): boolean {
+  return left.length === right.length && left.every((heading, index) => heading.text === right[index]!.text && heading.id === right[index]!.id)
+}

@@ -4,7 +4,7 @@ import { AttachmentLinks } from './attachment-links.js'
 import { attachmentLookup } from './attachments.js'
 import { ChangeSet, notePageChange, type IndexUpdate } from './change-set.js'
 import { collectCollisions, collectGraph, type Collision, type GraphOptions } from './graph-view.js'
-import { fragmentId } from './heading-ids.js'
+import { fragmentId, sameHeadings } from './heading-ids.js'
 import { LinkGraph, type IndexedPage } from './link-graph.js'
 import { listAttachmentPaths } from './load-attachments.js'
 import { loadPages } from './load-pages.js'
@@ -234,10 +234,13 @@ export class KnowledgeIndex {
     this.liveSearch.changed(path)
 
     notePageChange(changes, previous, indexed)
-    // Embeds show the embedded page's title, so pages embedding this one render differently now.
-    if (previous && previous.title !== next.title) {
+    // Embeds show this page's title and heading links its heading ids: pages with those render differently now.
+    const titleChanged = previous !== undefined && previous.title !== next.title
+    const headingsChanged = previous !== undefined && !sameHeadings(previous.headings, next.headings)
+    if (titleChanged || headingsChanged) {
       for (const source of this.links.backlinks(path)) {
-        if (this.pages.get(source)?.links.some((link) => link.embed && link.resolution.path === path)) changes.relinked.add(source)
+        const shows = (link: IndexedPage['links'][number]) => link.resolution.path === path && ((titleChanged && link.embed) || (headingsChanged && link.heading !== undefined))
+        if (this.pages.get(source)?.links.some(shows)) changes.relinked.add(source)
       }
     }
   }

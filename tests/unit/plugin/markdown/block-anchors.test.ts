@@ -84,6 +84,22 @@ describe('heading ids: the index predicts exactly what VitePress renders', () =>
   })
 })
 
+describe('heading ids stay current', () => {
+  it('a page whose headings change re-renders the pages that link into them, and only those', () => {
+    const live = KnowledgeIndex.build([
+      { path: 'Views.md', content: '# Views\n\n## Table\n' },
+      { path: 'a.md', content: '[[Views#Table]]' },
+      { path: 'b.md', content: '[[Views]]' },
+    ])
+    expect(live.fragmentId('Views.md', 'Table')).toBe('table')
+    // A heading with the same text above it takes 'table'; the link's heading becomes 'table-1'.
+    const update = live.upsert('Views.md', '# Views\n\n## Table\n\nNew.\n\n## Table\n')
+    expect(live.fragmentId('Views.md', 'Table')).toBe('table')
+    expect(update.relinked).toEqual(['a.md'])
+    expect(live.upsert('Views.md', '# Views\n\n## Table\n\nNew.\n\n## Table\n\nMore text.\n').relinked).toEqual([])
+  })
+})
+
 describe('block ids', () => {
   it('give the paragraph ending in ^id that id and hide the marker', () => {
     const html = render('A claim worth citing. ^claim-1\n\nSee [[#^claim-1]] and [[Views#^table-1|the table]].', 'Notes/Links.md')
