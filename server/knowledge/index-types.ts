@@ -1,5 +1,11 @@
 // What the knowledge index answers about links, kept apart so the index file stays about the index.
 
+export interface PageInput {
+  /** Relative to the site's source folder, with '/', ending in '.md': 'posts/foo.md'. */
+  path: string
+  content: string
+}
+
 /** A link as written on a page, with where it leads. */
 export interface OutgoingLink {
   syntax: 'wiki' | 'markdown'

@@ -8,31 +8,18 @@ import { fragmentId, sameHeadings } from './heading-ids.js'
 import { LinkGraph, type IndexedPage } from './link-graph.js'
 import { listAttachmentPaths } from './load-attachments.js'
 import { loadPages } from './load-pages.js'
-import { NameTable, dependencyKeysOf } from './name-table.js'
+import { NameTable, dependencyKeysOf, symmetricDifference } from './name-table.js'
 import { parsePage, type ParsedPage } from './parse-page.js'
 import { lookupOf, resolveLookup, type Resolution } from './resolver.js'
 import { LiveSearch } from './live-search.js'
 import { DEFAULT_SEARCH_LIMIT } from './search-index.js'
 import { buildSidebar, type SidebarOptions } from './sidebar.js'
 import type { IndexSnapshot } from './snapshot.js'
-
-import type { OutgoingLink, ResolvedPage } from './index-types.js'
+import type { OutgoingLink, PageInput, ResolvedPage } from './index-types.js'
 
 export type { IndexUpdate } from './change-set.js'
-export type { OutgoingLink, ResolvedPage } from './index-types.js'
+export type { OutgoingLink, PageInput, ResolvedPage } from './index-types.js'
 export type { Collision } from './graph-view.js'
-
-export interface PageInput {
-  /** Relative to the site's source folder, with '/', ending in '.md': 'posts/foo.md'. */
-  path: string
-  content: string
-}
-
-function symmetricDifference(left: string[], right: string[]): string[] {
-  const leftSet = new Set(left)
-  const rightSet = new Set(right)
-  return [...left.filter((key) => !rightSet.has(key)), ...right.filter((key) => !leftSet.has(key))]
-}
 
 /**
  * The live knowledge layer: every page's links resolved Obsidian-style, backlinks, unresolved
