@@ -36,6 +36,11 @@ describe('attachments on the live dev server', () => {
     const image = await fetch(`${dev.origin}/Attachments/bases-noshadow.png`)
     expect(image.status).toBe(200)
     expect(Buffer.from(await image.arrayBuffer()).equals(await fs.readFile(path.join(VAULT, 'Attachments/bases-noshadow.png')))).toBe(true)
+    // A name with a quote, CJK and brackets is served under its %-encoded path.
+    const daily = (await dev.server.transformRequest('/Notes/Daily/2024-01-01.md'))?.code ?? ''
+    expect(daily).toContain('/Attachments/Bob%27s%20%E5%9B%BE%E8%A1%A8%20%281%29.png')
+    const quoted = await fetch(`${dev.origin}/Attachments/Bob%27s%20%E5%9B%BE%E8%A1%A8%20%281%29.png`)
+    expect(Buffer.from(await quoted.arrayBuffer()).equals(await fs.readFile(path.join(VAULT, "Attachments/Bob's 图表 (1).png")))).toBe(true)
   })
 
   it('turns the marker into an image when the file is added, without a restart, and back when it is removed', async () => {
