@@ -49,7 +49,7 @@ function fileName(target: string): string {
   return target.slice(target.lastIndexOf('/') + 1)
 }
 
-/** `v-pre` on everything: a name or label with `{{ }}` stays text. */
+/** Pushes an element with `v-pre`, so a name or label with `{{ }}` stays text (img and video bind their src instead). */
 function open(state: StateInline, type: string, tag: string, nesting: 0 | 1): Token {
   const token = state.push(type, tag, nesting)
   token.attrSet('v-pre', '')
