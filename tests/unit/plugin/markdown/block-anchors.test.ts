@@ -37,6 +37,8 @@ const HEADINGS = `# Views
 ## “Quoted” ‘words’ <and> [brackets]
 
 ## The \`<div>\` element
+
+## See [[Links#Top]], [[Links|the links]] and [[#Views]]
 `
 
 let md: MarkdownRenderer
@@ -65,6 +67,7 @@ describe('heading ids: the index predicts exactly what VitePress renders', () =>
       'views', 'views-1', 'views-2', 'views-1-1', 'what-s-new-v1-2', '表格视图', '表格视图-1', '_1-numbered-first', 'emigre-cafe-co',
       'use-fs-rename-—-safely', 'bold-and-em', 'my-id', 'views-3', 'a-b-c', 'quoted-words-brackets',
       'the-div-element',
+      'see-links-›-top-the-links-and-views',
     ])
   })
 
