@@ -43,7 +43,7 @@ describe('attachments on the live dev server', () => {
     expect(Buffer.from(await quoted.arrayBuffer()).equals(await fs.readFile(path.join(VAULT, "Attachments/Bob's 图表 (1).png")))).toBe(true)
   })
 
-  it('turns the marker into an image when the file is added, without a restart, and back when it is removed', async () => {
+  it('turns the marker into an image when the file is added, follows a rename, and shows the marker again when it is removed, without a restart', async () => {
     const since = hmr.messages.length
     const file = path.join(dev.root, 'Attachments/charts/missing-chart.png')
     await fs.mkdir(path.dirname(file), { recursive: true })
@@ -59,7 +59,14 @@ describe('attachments on the live dev server', () => {
     expect(code.replace(/[\\"']/g, '')).toMatch(/<img width=400 src=\/Attachments\/charts\/missing-chart\.png alt=missing-chart\.png/)
     expect((await fetch(`${dev.origin}/Attachments/charts/missing-chart.png`)).status).toBe(200)
 
-    await fs.rm(file)
+    // A rename is a removal and an addition: the page follows the file to its new folder.
+    const renamed = path.join(dev.root, 'Attachments/archive/missing-chart.png')
+    await fs.mkdir(path.dirname(renamed), { recursive: true })
+    await fs.rename(file, renamed)
+    await until(async () => (await pageModule()).includes('/Attachments/archive/missing-chart.png'), 15_000, 'the page to follow the rename')
+    expect(await unresolved()).not.toContain(MISSING)
+
+    await fs.rm(renamed)
     await until(async () => (await unresolved()).includes(MISSING), 15_000, 'the attachment to leave the index')
     await until(async () => (await pageModule()).includes('data-target=\\"missing-chart.png\\"'), 10_000, 'the marker to come back')
   })

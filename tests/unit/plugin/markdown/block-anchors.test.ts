@@ -71,6 +71,25 @@ describe('heading ids: the index predicts exactly what VitePress renders', () =>
     ])
   })
 
+  it('agrees with VitePress on 400 random headings: punctuation, CJK, accents, digits, blanks and repeats', () => {
+    // Characters Markdown leaves as text in a heading, so what is compared is the slug and the numbering.
+    const alphabet = [...'abcXYZ019 -_.,;!?@$%^()+=/\'"“”‘’|', 'é', 'ü', 'ß', 'Å', '知', '识', '图', '表', 'ア', '한', 'ω', '—', '…', '·', '\u3000']
+    let seed = 17
+    const random = (limit: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % limit)
+    const pool: string[] = []
+    const lines: string[] = []
+    for (let count = 0; count < 400; count++) {
+      let text = ''
+      for (let length = 1 + random(14); length > 0; length--) text += alphabet[random(alphabet.length)]
+      // Every fifth heading repeats an earlier one (or one that slugs alike), to exercise the -1, -2 numbering.
+      if (pool.length && random(5) === 0) text = pool[random(pool.length)]! + (random(2) ? '' : '?')
+      pool.push(text)
+      lines.push(`## x${text}x`)
+    }
+    const source = lines.join('\n\n')
+    expect(headingIds(parseMarkdown(source).headings)).toEqual(renderedIds(render(source)))
+  })
+
   it('a link to another page’s heading reaches the first heading with that text, as Obsidian does', () => {
     const links = render(
       ['Views', "What's new? (v1.2)", '表格视图', 'Custom', 'Use fs.rename() — safely', 'views-1', 'Not a heading'].map((heading) => `[[Views#${heading}]]`).join(' '),
