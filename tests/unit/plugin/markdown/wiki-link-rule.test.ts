@@ -15,7 +15,7 @@ const SITE = KnowledgeIndex.build([
   { path: 'posts/template.md', content: "---\ntitle: \"{{ constructor.constructor('globalThis.pwned = 1')() }}\"\naliases: ['{{ alias }}']\n---\n" },
 ])
 
-const FILES = KnowledgeIndex.build([], ['Attachments/diagram.png', 'Attachments/old/diagram.png', 'assets/photo 1.jpg', 'chart.svg', 'media/talk.mp3', 'media/clip.mp4', 'slides.pdf'])
+const FILES = KnowledgeIndex.build([], ['Attachments/diagram.png', 'Attachments/old/diagram.png', 'assets/photo 1.jpg', 'chart.svg', 'media/talk.mp3', 'media/clip.mp4', 'slides.pdf', 'public/logo.svg'])
 let current = FILES
 const resolveAttachment: WikiLinkOptions['resolveAttachment'] = (target, fromPath) => current.resolveAttachment(target, fromPath)
 
@@ -138,6 +138,12 @@ describe('wikiLinkPlugin: embeds', () => {
       '<p><iframe v-pre="" src="/slides.pdf#page=3" class="metablog-embed metablog-embed-pdf" title="slides.pdf"></iframe></p>',
     )
     expect(render('[[slides.pdf]]')).toBe('<p><a v-pre="" href="/slides.pdf" class="metablog-link metablog-link--file">slides.pdf</a></p>')
+  })
+
+  it('puts attachment URLs under the base, and serves files in public/ from the root', () => {
+    expect(withBase.render('![[diagram.png]] [[slides.pdf]]', { relativePath: 'a.md' })).toContain(`:src="'/blog/Attachments/diagram.png'"`)
+    expect(withBase.render('[[slides.pdf]]', { relativePath: 'a.md' })).toContain('href="/blog/slides.pdf"')
+    expect(render('![[logo.svg]]')).toContain(`:src="'/logo.svg'"`)
   })
 
   it('without an attachment resolver, renders every attachment as missing rather than guessing a URL', () => {
