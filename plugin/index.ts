@@ -25,6 +25,8 @@ function extend<T extends UserConfig>(config: T, options: MetaBlogOptions): T {
     ...config,
     markdown: {
       ...markdown,
+      // In dev a page re-renders when a page or attachment it links to comes or goes; VitePress's render cache would serve the old links.
+      cache: markdown.cache ?? false,
       // gray-matter's other engines run the page as code: VitePress's documented option makes them refuse.
       frontmatter: {
         ...markdown.frontmatter,
@@ -34,7 +36,7 @@ function extend<T extends UserConfig>(config: T, options: MetaBlogOptions): T {
         // VitePress calls this without awaiting it: the guard goes in before anything can render.
         md.use(markdownGuard(source))
         await markdown.config?.(md)
-        md.use(wikiLinkPlugin, { resolve: knowledge.resolve, base: config.base })
+        md.use(wikiLinkPlugin, { resolve: knowledge.resolve, resolveAttachment: knowledge.resolveAttachment, fragmentId: knowledge.fragmentId, base: config.base })
       },
     },
     vite: {

@@ -1,5 +1,5 @@
 import type { DefaultTheme, SiteConfig } from 'vitepress'
-import { KnowledgeIndex } from '../server/knowledge/knowledge-index.js'
+import { KnowledgeIndex, type IndexUpdate } from '../server/knowledge/knowledge-index.js'
 import { mergeSidebar } from '../server/knowledge/sidebar.js'
 import { sendEvent } from './events.js'
 import type { WikiLinkTarget } from './markdown/wiki-link-rule.js'
@@ -23,6 +23,18 @@ export class KnowledgeService {
   constructor(private readonly options: { sidebar: boolean }) {}
 
   readonly resolve = (target: string, fromPath: string): WikiLinkTarget | null => this.index.resolve(target, fromPath)
+  readonly resolveAttachment = (target: string, fromPath: string): string | null => this.index.resolveAttachment(target, fromPath)
+  readonly fragmentId = (pagePath: string, fragment: string): string => this.index.fragmentId(pagePath, fragment)
+
+  /** The site's source folder, once loaded. */
+  get sourceDir(): string | null {
+    return this.site?.srcDir ?? null
+  }
+
+  /** The site's output folder, once loaded. */
+  get outDir(): string | null {
+    return this.site?.outDir ?? null
+  }
 
   /** Builds the index for a site (once per source folder) and sets the generated sidebar. */
   load(site: SiteConfig, mode: 'serve' | 'build'): Promise<KnowledgeIndex> {
@@ -46,11 +58,20 @@ export class KnowledgeService {
     // A turn of its own: requests waiting since the page was read and hashed are answered first.
     await new Promise((resolve) => setImmediate(resolve))
     const update = change.content === null ? this.index.remove(change.path) : this.index.upsert(change.path, change.content)
+    await this.refresh(update, [change.path], server)
+  }
+
+  /** In dev: an attachment file came or went; pages embedding it re-render, the graph's unresolved list changes. */
+  async applyAttachment(path: string, present: boolean, server: ViteDevServer): Promise<void> {
+    await this.refresh(this.index.attachmentChanged(path, present), [path], server)
+  }
+
+  private async refresh(update: IndexUpdate, paths: string[], server: ViteDevServer): Promise<void> {
     const moduleGraph = server.moduleGraph
     if (update.sidebarChanged && this.refreshSidebar()) {
       const siteData = moduleGraph.getModuleById(SITE_DATA_MODULE_ID)
       if (siteData) await server.reloadModule(siteData)
-      sendEvent(server, 'metablog:sidebar-updated', { paths: [change.path] })
+      sendEvent(server, 'metablog:sidebar-updated', { paths })
     }
     if (update.graphChanged || update.backlinksChanged.length > 0) {
       const graph = moduleGraph.getModuleById(RESOLVED_GRAPH_MODULE_ID)

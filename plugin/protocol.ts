@@ -178,6 +178,8 @@ export interface GraphEdge {
 export interface UnresolvedLink {
   source: string
   target: string
+  /** Set for an embed or link of a missing attachment (`![[chart.png]]`); absent for a missing page. */
+  kind?: 'attachment'
 }
 
 export interface GraphResponse {

@@ -1,7 +1,10 @@
 import type { MarkdownRenderer } from 'vitepress'
+import { BLOCK_ID } from '../../server/knowledge/heading-ids.js'
 import { pageRoute } from '../../server/knowledge/routes.js'
 import { slugify as vitepressSlugify } from '../../server/knowledge/slug.js'
-import { isAssetTarget, isImageTarget, parseWikiInner, type WikiLinkParts } from '../../server/knowledge/wiki-syntax.js'
+import { isAssetTarget, parseWikiInner } from '../../server/knowledge/wiki-syntax.js'
+import { encodeFragment, renderAttachment } from './attachment-embed.js'
+import { blockAnchorsPlugin, type SamePageFragment } from './block-anchors.js'
 
 type InlineRule = Parameters<MarkdownRenderer['inline']['ruler']['before']>[2]
 // markdown-it 14 counts link nesting in `linkLevel`; its type definitions leave it out.
@@ -28,6 +31,14 @@ export interface WikiLinkOptions {
   cleanUrls?: boolean
   /** Heading anchors; must match `markdown.anchor.slugify` if the site changes it. Default: VitePress's. */
   slugify?: (text: string) => string
+  /**
+   * Finds the attachment file (relative to the source folder) for `![[file.png]]` written on
+   * `fromPath`; null when missing. Without it every attachment renders as missing: a guessed
+   * URL would become a module import that fails the build.
+   */
+  resolveAttachment?: (target: string, fromPath: string) => string | null
+  /** The element id `#fragment` reaches on another page (heading id with de-duplication, or `^block`). Default: the slug. */
+  fragmentId?: (pagePath: string, fragment: string) => string
 }
 
 interface RenderEnv {
@@ -35,21 +46,10 @@ interface RenderEnv {
   cleanUrls?: boolean
 }
 
-const SIZE = /^(\d+)(?:x(\d+))?$/
-
-/** Where an attachment lives, relative to the page: bare names sit beside it, 'a/b.png' is from the site root. */
-function assetSource(target: string, fromPath: string): string {
-  let source = target
-  if (!/^(?:\.{1,2}\/|\/)/.test(target)) {
-    const depth = fromPath.split('/').length - 1
-    source = target.includes('/') && depth > 0 ? '../'.repeat(depth) + target : `./${target}`
-  }
-  return source.replace(/[\s"'<>`?#%]/g, (character) => encodeURIComponent(character))
-}
-
-/** markdown-it plugin: `[[Page]]`, `[[Page#Heading|text]]`, `[[#Heading]]`, `![[Page]]` and `![[image.png|300]]`. */
+/** markdown-it plugin: `[[Page]]`, `[[Page#Heading|text]]`, `[[#Heading]]`, `[[Page#^block]]`, `![[Page]]` and `![[image.png|300]]`. */
 export function wikiLinkPlugin(md: MarkdownRenderer, options: WikiLinkOptions): void {
   const slugify = options.slugify ?? vitepressSlugify
+  const fragmentId = options.fragmentId ?? ((_pagePath: string, fragment: string) => (BLOCK_ID.test(fragment) ? fragment : slugify(fragment)))
 
   function pushLabel(state: StateInline, labelStart: number, labelEnd: number): void {
     // The label is Markdown (emphasis, code), parsed in place like a normal link's text.
@@ -74,25 +74,6 @@ export function wikiLinkPlugin(md: MarkdownRenderer, options: WikiLinkOptions): 
     state.push('text', '', 0).content = text
   }
 
-  function renderAsset(state: StateInline, parts: WikiLinkParts, embed: boolean, fromPath: string): void {
-    const source = assetSource(parts.target, fromPath)
-    const size = parts.label ? SIZE.exec(parts.label) : null
-    if (embed && isImageTarget(parts.target)) {
-      const image = state.push('metablog_embed_image', 'img', 0)
-      image.attrSet('src', source)
-      image.attrSet('alt', size || !parts.label ? parts.target.slice(parts.target.lastIndexOf('/') + 1) : parts.label)
-      image.attrSet('class', 'metablog-embed-image')
-      if (size?.[1]) image.attrSet('width', size[1])
-      if (size?.[2]) image.attrSet('height', size[2])
-      return
-    }
-    const open = pushOpen(state)
-    open.attrSet('href', source)
-    open.attrSet('class', 'metablog-link metablog-link--file')
-    pushText(state, size || !parts.label ? parts.target : parts.label)
-    state.push('metablog_link_close', 'a', -1)
-  }
-
   const rule = (state: StateInline, silent: boolean): boolean => {
     const { src } = state
     const start = state.pos
@@ -108,13 +89,15 @@ export function wikiLinkPlugin(md: MarkdownRenderer, options: WikiLinkOptions): 
     if (!silent) {
       const env = (state.env ?? {}) as RenderEnv
       const fromPath = env.relativePath ?? ''
-      if (isAssetTarget(parts.target)) renderAsset(state, parts, embed, fromPath)
+      if (isAssetTarget(parts.target)) renderAttachment(state, parts, embed, options.resolveAttachment?.(parts.target, fromPath) ?? null, options.base)
       else {
         const page = parts.target ? options.resolve(parts.target, fromPath) : { path: fromPath, title: '' }
         const token = pushOpen(state)
         if (page) {
           const route = parts.target ? pageRoute(page.path, { base: options.base, cleanUrls: options.cleanUrls ?? env.cleanUrls ?? false }) : ''
-          token.attrSet('href', route + (parts.heading ? `#${slugify(parts.heading)}` : ''))
+          token.attrSet('href', route + (parts.heading ? `#${encodeFragment(fragmentId(page.path, parts.heading))}` : ''))
+          // `[[#Heading]]`: the ids this page really renders are known only once it is parsed.
+          if (!parts.target && parts.heading) token.meta = { metablogFragment: parts.heading } satisfies SamePageFragment
           token.attrSet('class', embed ? 'metablog-link metablog-embed' : 'metablog-link')
         } else {
           token.attrSet('class', `metablog-link metablog-link--unresolved${embed ? ' metablog-embed' : ''}`)
@@ -132,4 +115,5 @@ export function wikiLinkPlugin(md: MarkdownRenderer, options: WikiLinkOptions): 
   }
 
   md.inline.ruler.before('link', 'metablog_wikilink', rule as InlineRule)
+  md.use(blockAnchorsPlugin)
 }

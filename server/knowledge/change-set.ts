@@ -55,7 +55,10 @@ export class ChangeSet {
 
 /** A page's links as the graph sees them, to tell whether an edit changed the graph. */
 function edgeSignature(page: IndexedPage): string {
-  return page.links.map((link) => `${link.resolution.path ?? `?${link.target}`}#${link.heading ?? ''}`).join('\n')
+  const links = page.links.map((link) => `${link.resolution.path ?? `?${link.target}`}#${link.heading ?? ''}`)
+  // Unresolved attachments are listed in the graph too.
+  for (const link of page.attachments) if (link.resolved === null) links.push(`!${link.target}`)
+  return links.join('\n')
 }
 
 function sameList(left: string[], right: string[]): boolean {

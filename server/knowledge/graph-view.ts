@@ -49,6 +49,12 @@ export function collectGraph(pages: Iterable<IndexedPage>, options: GraphOptions
         pageEdges.push({ source: page.path, target, ...(link.heading ? { heading: link.heading } : {}) })
       }
     }
+    // A missing attachment is listed like a missing page: it is something the author still has to add.
+    for (const link of page.attachments) {
+      if (link.resolved !== null || seenUnresolved.has(link.target)) continue
+      seenUnresolved.add(link.target)
+      pageUnresolved.push({ source: page.path, target: link.target, kind: 'attachment' })
+    }
     pageEdges.sort((left, right) => byText(left.target, right.target) || byText(left.heading ?? '', right.heading ?? ''))
     pageUnresolved.sort((left, right) => byText(left.target, right.target))
     edges.push(...pageEdges)

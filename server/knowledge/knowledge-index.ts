@@ -1,49 +1,25 @@
 import type { DefaultTheme } from 'vitepress'
 import type { GraphResponse, SearchResult, UnresolvedLink } from '../../plugin/protocol.js'
+import { AttachmentLinks } from './attachment-links.js'
+import { attachmentLookup } from './attachments.js'
 import { ChangeSet, notePageChange, type IndexUpdate } from './change-set.js'
 import { collectCollisions, collectGraph, type Collision, type GraphOptions } from './graph-view.js'
+import { fragmentId, sameHeadings } from './heading-ids.js'
 import { LinkGraph, type IndexedPage } from './link-graph.js'
+import { listAttachmentPaths } from './load-attachments.js'
 import { loadPages } from './load-pages.js'
-import { NameTable, dependencyKeysOf } from './name-table.js'
+import { NameTable, dependencyKeysOf, symmetricDifference } from './name-table.js'
 import { parsePage, type ParsedPage } from './parse-page.js'
 import { lookupOf, resolveLookup, type Resolution } from './resolver.js'
 import { LiveSearch } from './live-search.js'
 import { DEFAULT_SEARCH_LIMIT } from './search-index.js'
 import { buildSidebar, type SidebarOptions } from './sidebar.js'
 import type { IndexSnapshot } from './snapshot.js'
+import type { OutgoingLink, PageInput, ResolvedPage } from './index-types.js'
 
 export type { IndexUpdate } from './change-set.js'
+export type { OutgoingLink, PageInput, ResolvedPage } from './index-types.js'
 export type { Collision } from './graph-view.js'
-
-export interface PageInput {
-  /** Relative to the site's source folder, with '/', ending in '.md': 'posts/foo.md'. */
-  path: string
-  content: string
-}
-
-/** A link as written on a page, with where it leads. */
-export interface OutgoingLink {
-  syntax: 'wiki' | 'markdown'
-  target: string
-  heading?: string
-  label?: string
-  embed: boolean
-  line: number
-  /** The page it resolves to; null when unresolved. */
-  resolved: string | null
-}
-
-/** What the markdown rule needs to render a link to a page. */
-export interface ResolvedPage {
-  path: string
-  title: string
-}
-
-function symmetricDifference(left: string[], right: string[]): string[] {
-  const leftSet = new Set(left)
-  const rightSet = new Set(right)
-  return [...left.filter((key) => !rightSet.has(key)), ...right.filter((key) => !leftSet.has(key))]
-}
 
 /**
  * The live knowledge layer: every page's links resolved Obsidian-style, backlinks, unresolved
@@ -55,13 +31,15 @@ export class KnowledgeIndex {
   private readonly pages = new Map<string, IndexedPage>()
   private readonly names = new NameTable()
   private readonly links = new LinkGraph()
+  private readonly attachments = new AttachmentLinks()
   /** Built on the first search (or by prepareSearch), then kept current. */
   private readonly liveSearch = new LiveSearch(this.pages)
   private cachedGraph: GraphResponse | null = null
 
-  /** A full build: every page parsed once, every link resolved once. */
-  static build(pages: Iterable<PageInput>): KnowledgeIndex {
+  /** A full build: every page parsed once, every link resolved once; `attachments` are the site's attachment files. */
+  static build(pages: Iterable<PageInput>, attachments: Iterable<string> = []): KnowledgeIndex {
     const index = new KnowledgeIndex()
+    for (const file of attachments) index.attachments.table.add(file)
     const parsed: ParsedPage[] = []
     // Names go in while the page is fresh in the cache; a name table is the same in any order.
     for (const page of pages) {
@@ -70,7 +48,10 @@ export class KnowledgeIndex {
       parsed.push(next)
     }
     // Links resolve once every name is known, in the given order (dependents keep that order).
-    for (const page of parsed) index.pages.set(page.path, index.links.attach(page, index.names))
+    for (const page of parsed) {
+      index.pages.set(page.path, index.links.attach(page, index.names))
+      index.attachments.attach(page)
+    }
     return index
   }
 
@@ -80,7 +61,8 @@ export class KnowledgeIndex {
    * (the thread pool's reads and the parser compete for the CPU, and wake-ups cost more).
    */
   static async load(sourceDir: string): Promise<KnowledgeIndex> {
-    return KnowledgeIndex.build(await loadPages(sourceDir))
+    const [pages, attachments] = await Promise.all([loadPages(sourceDir), listAttachmentPaths(sourceDir)])
+    return KnowledgeIndex.build(pages, attachments)
   }
 
   get size(): number {
@@ -123,6 +105,28 @@ export class KnowledgeIndex {
     const resolution = this.resolution(target, fromPath)
     const page = resolution.path === null ? undefined : this.pages.get(resolution.path)
     return page ? { path: page.path, title: page.title } : null
+  }
+
+  /** An attachment file was added (`present`) or removed: links to it re-resolve. */
+  attachmentChanged(path: string, present: boolean): IndexUpdate {
+    const changes = new ChangeSet()
+    this.attachments.fileChanged(path, present, this.pages, changes)
+    return this.finish([], changes)
+  }
+
+  /** The attachment file (relative to the site) an attachment target written on `fromPath` leads to, or null. */
+  resolveAttachment(target: string, fromPath: string): string | null {
+    return this.attachments.table.resolve(attachmentLookup(target, fromPath))
+  }
+
+  /** Attachment files that some page links to or embeds. */
+  linkedAttachments(): string[] {
+    return this.attachments.linked(this.pages.values())
+  }
+
+  /** The element id a wiki-link's `#fragment` reaches on `path`: VitePress's heading id, or a block id. */
+  fragmentId(path: string, fragment: string, slug?: (text: string) => string): string {
+    return fragmentId(this.pages.get(path)?.headings ?? [], fragment, slug)
   }
 
   /** Like `resolve`, with how the page was found and any name collision. */
@@ -199,10 +203,12 @@ export class KnowledgeIndex {
     const next = parsePage(path, content)
     if (previous) {
       this.links.detach(previous, this.names, changes)
+      this.attachments.detach(previous)
       this.names.remove(previous)
     }
     this.names.add(next)
     const indexed = this.links.attach(next, this.names, changes)
+    this.attachments.attach(indexed)
     this.pages.set(path, indexed)
     const keys = dependencyKeysOf(next)
     if (previous) {
@@ -215,10 +221,13 @@ export class KnowledgeIndex {
     this.liveSearch.changed(path)
 
     notePageChange(changes, previous, indexed)
-    // Embeds show the embedded page's title, so pages embedding this one render differently now.
-    if (previous && previous.title !== next.title) {
+    // Embeds show this page's title and heading links its heading ids: pages with those render differently now.
+    const titleChanged = previous !== undefined && previous.title !== next.title
+    const headingsChanged = previous !== undefined && !sameHeadings(previous.headings, next.headings)
+    if (titleChanged || headingsChanged) {
       for (const source of this.links.backlinks(path)) {
-        if (this.pages.get(source)?.links.some((link) => link.embed && link.resolution.path === path)) changes.relinked.add(source)
+        const shows = (link: IndexedPage['links'][number]) => link.resolution.path === path && ((titleChanged && link.embed) || (headingsChanged && link.heading !== undefined))
+        if (this.pages.get(source)?.links.some(shows)) changes.relinked.add(source)
       }
     }
   }
@@ -227,6 +236,7 @@ export class KnowledgeIndex {
     const previous = this.pages.get(path)
     if (!previous) return
     this.links.detach(previous, this.names, changes)
+    this.attachments.detach(previous)
     this.names.remove(previous)
     this.pages.delete(path)
     this.links.reresolve(dependencyKeysOf(previous), this.pages, this.names, changes)

@@ -177,3 +177,10 @@ export function dependencyKeysOf(page: NamedPage): DependencyKeys {
   for (const alias of page.aliases) names.add(nameKey(alias))
   return { paths: [page.path], names: [...names] }
 }
+
+/** The keys in one list and not the other: the names a page gained or lost. */
+export function symmetricDifference(left: string[], right: string[]): string[] {
+  const leftSet = new Set(left)
+  const rightSet = new Set(right)
+  return [...left.filter((key) => !rightSet.has(key)), ...right.filter((key) => !leftSet.has(key))]
+}

@@ -1,4 +1,5 @@
 import { scanInline, type ParsedLink } from './parse-inline.js'
+import { parseWikiInner } from './wiki-syntax.js'
 
 export interface ParsedHeading {
   level: number
@@ -67,15 +68,27 @@ export function atxHeading(line: string): { level: number; content: string } | n
   return { level, content: line.slice(start, end) }
 }
 
-const HEADING_MARKUP = /[[`*_~\\]/
+const HEADING_MARKUP = /[[`*_~\\<]/
+// Inline HTML in a heading is not part of its text for markdown-it-anchor (it reads text and code only);
+// a code span is matched first so `<div>` inside it stays. Attributes are bounded to keep this linear.
+const INLINE_TAG_OR_CODE = /`[^`]*`|<\/?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]{0,256})?\/?>/g
+
+/** The text the wiki-link rule shows for a link: its label, else 'Page › Heading', 'Page' or 'Heading'. */
+function wikiLinkText(inner: string): string | undefined {
+  const parts = parseWikiInner(inner)
+  if (!parts) return undefined
+  if (parts.label) return parts.label
+  return parts.target && parts.heading ? `${parts.target} › ${parts.heading}` : parts.target || parts.heading
+}
 
 /** Heading text as VitePress renders it for the slug: inline code, emphasis and links reduced to their text. */
 function headingText(raw: string): string {
   if (!HEADING_MARKUP.test(raw)) return raw.trim()
   return raw
     // No '[' (or '(') inside: a run of brackets must not make every match rescan the rest.
-    .replace(/!?\[\[([^[\]|]*?)(?:\\?\|([^[\]]*))?\]\]/g, (_match, target: string, label?: string) => (label ?? target).trim())
+    .replace(/!?\[\[([^[\]]*)\]\]/g, (match, inner: string) => wikiLinkText(inner) ?? match)
     .replace(/!?\[([^[\]]*)\]\([^()]*\)/g, '$1')
+    .replace(INLINE_TAG_OR_CODE, (match) => (match.startsWith('`') ? match : ''))
     .replace(/`+([^`]*)`+/g, '$1')
     .replace(/(\*\*|__|\*|~~)(.+?)\1/g, '$2')
     .replace(/\\([\\`*_{}[\]()#+\-.!|])/g, '$1')

@@ -1,5 +1,5 @@
 import { lookupOf, UNRESOLVED, type Lookup, type Resolution } from './resolver.js'
-import { isAssetTarget, parseWikiInner } from './wiki-syntax.js'
+import { parseWikiInner } from './wiki-syntax.js'
 
 export interface ParsedLink {
   /** `[[wiki]]` or an ordinary `[text](page.md)` link. */
@@ -188,12 +188,11 @@ export function scanInline(text: string, offset: number, startLine: number, from
           continue
         }
         const embed = index > 0 && text.charCodeAt(index - 1) === 33 && text.charCodeAt(index - 2) !== 92
-        if (!isAssetTarget(parts.target)) {
-          const at = embed ? index - 1 : index
-          lastLine = lineAt(text, lastIndex, at, lastLine)
-          lastIndex = at
-          links.push(makeLink('wiki', parts.target, parts.heading, parts.label, embed, offset + at, lastLine, fromPath))
-        }
+        // Attachment links come too; parsePage files them apart from the page links.
+        const at = embed ? index - 1 : index
+        lastLine = lineAt(text, lastIndex, at, lastLine)
+        lastIndex = at
+        links.push(makeLink('wiki', parts.target, parts.heading, parts.label, embed, offset + at, lastLine, fromPath))
         from = close + 2
       } else {
         MARKDOWN_LINK.lastIndex = index

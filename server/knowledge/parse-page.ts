@@ -1,6 +1,20 @@
 import { readPage } from './front-matter.js'
 import { parseMarkdown, type ParsedHeading } from './parse-blocks.js'
 import type { ParsedLink } from './parse-inline.js'
+import { attachmentLookup, type AttachmentLookup } from './attachments.js'
+import { isAssetTarget } from './wiki-syntax.js'
+
+/** A `[[file.png]]` or `![[file.pdf#page=2|300]]`: a link to a file that is not a page. */
+export interface AttachmentLink {
+  target: string
+  heading: string | undefined
+  label: string | undefined
+  embed: boolean
+  line: number
+  lookup: AttachmentLookup | null
+  /** The attachment it resolves to, filled in by the index; null when missing. */
+  resolved: string | null
+}
 
 /** What the index keeps about one page. */
 export interface ParsedPage {
@@ -17,6 +31,7 @@ export interface ParsedPage {
   /** Front-matter `order`, for the sidebar. */
   order: number | undefined
   links: ParsedLink[]
+  attachments: AttachmentLink[]
   headings: ParsedHeading[]
 }
 
@@ -28,7 +43,16 @@ function countLines(text: string, end: number): number {
 
 export function parsePage(path: string, content: string): ParsedPage {
   const { meta, bodyOffset } = readPage(path, content)
-  const { links, headings } = parseMarkdown(meta.body, bodyOffset, countLines(content, bodyOffset), path)
+  const parsed = parseMarkdown(meta.body, bodyOffset, countLines(content, bodyOffset), path)
+  const links: ParsedLink[] = []
+  const attachments: AttachmentLink[] = []
+  for (const link of parsed.links) {
+    if (link.syntax !== 'wiki' || !isAssetTarget(link.target)) links.push(link)
+    else {
+      const { target, heading, label, embed, line } = link
+      attachments.push({ target, heading, label, embed, line, lookup: attachmentLookup(target, path), resolved: null })
+    }
+  }
   const order = meta.frontmatter.order
   return {
     path,
@@ -42,6 +66,7 @@ export function parsePage(path: string, content: string): ParsedPage {
     description: meta.description,
     order: typeof order === 'number' && Number.isFinite(order) ? order : undefined,
     links,
-    headings,
+    attachments,
+    headings: parsed.headings,
   }
 }

@@ -15,6 +15,10 @@ const SITE = KnowledgeIndex.build([
   { path: 'posts/template.md', content: "---\ntitle: \"{{ constructor.constructor('globalThis.pwned = 1')() }}\"\naliases: ['{{ alias }}']\n---\n" },
 ])
 
+const FILES = KnowledgeIndex.build([], ['Attachments/diagram.png', 'Attachments/old/diagram.png', 'assets/photo 1.jpg', 'chart.svg', 'media/talk.mp3', 'media/clip.mp4', 'slides.pdf', 'public/logo.svg'])
+let current = FILES
+const resolveAttachment: WikiLinkOptions['resolveAttachment'] = (target, fromPath) => current.resolveAttachment(target, fromPath)
+
 const calls: { target: string; fromPath: string }[] = []
 const resolve: WikiLinkOptions['resolve'] = (target, fromPath) => {
   calls.push({ target, fromPath })
@@ -29,13 +33,14 @@ async function vitepressRenderer(srcDir = REPO_ROOT): Promise<MarkdownRenderer> 
 
 async function renderer(options: Partial<WikiLinkOptions> = {}): Promise<MarkdownRenderer> {
   const md = await vitepressRenderer()
-  md.use(wikiLinkPlugin, { resolve, ...options })
+  md.use(wikiLinkPlugin, { resolve, resolveAttachment, ...options })
   return md
 }
 
 // Each new VitePress renderer disposes the previous one's highlighter, so the main one is made last.
 let forcedHtmlUrls: MarkdownRenderer
 let withBase: MarkdownRenderer
+let bare: MarkdownRenderer
 let md: MarkdownRenderer
 const render = (source: string, env: Record<string, unknown> = {}) =>
   md.render(source, { relativePath: 'posts/current.md', cleanUrls: true, ...env }).trim()
@@ -43,6 +48,7 @@ const render = (source: string, env: Record<string, unknown> = {}) =>
 beforeAll(async () => {
   forcedHtmlUrls = await renderer({ cleanUrls: false })
   withBase = await renderer({ base: '/blog' })
+  bare = await renderer({ resolveAttachment: undefined })
   md = await renderer()
 })
 
@@ -110,16 +116,38 @@ describe('wikiLinkPlugin: embeds', () => {
     expect(render('![[a & b]]')).toContain('>A &lt;b&gt;bold&lt;/b&gt; title</a>')
   })
 
-  it('renders image embeds as images beside the page or from the site root, with a size', () => {
-    expect(render('![[diagram.png]]')).toBe('<p><img src="./diagram.png" alt="diagram.png" class="metablog-embed-image"></p>')
-    expect(render('![[assets/photo 1.jpg|300x200]]')).toBe(
-      '<p><img src="../assets/photo%201.jpg" alt="photo 1.jpg" class="metablog-embed-image" width="300" height="200"></p>',
+  it('renders image embeds from the attachment found by name, with a size; a missing one as a marker, never a URL', () => {
+    expect(render('![[diagram.png]]', { relativePath: 'notes/page.md' })).toBe(
+      '<p><img :src="\'/Attachments/diagram.png\'" alt="diagram.png" class="metablog-embed metablog-embed-image" loading="lazy"></p>',
     )
-    expect(render('![[chart.svg|A "quoted" caption]]')).toContain('alt="A &quot;quoted&quot; caption"')
+    expect(render('![[assets/photo 1.jpg|300x200]]')).toBe(
+      '<p><img width="300" height="200" :src="\'/assets/photo%201.jpg\'" alt="photo 1.jpg" class="metablog-embed metablog-embed-image" loading="lazy"></p>',
+    )
+    expect(render('![[chart.svg|A "quoted" caption|300]]')).toContain('alt="A &quot;quoted&quot; caption"')
+    expect(render('![[chart.svg|A "quoted" caption|300]]')).toContain('width="300"')
+    const missing = render('![[nowhere.png|300]]')
+    expect(missing).not.toMatch(/src=|href=/)
+    expect(missing).toContain('class="metablog-link metablog-link--file metablog-link--unresolved metablog-embed"')
+    expect(missing).toContain('data-target="nowhere.png"')
   })
 
-  it('renders other attachments as file links', () => {
-    expect(render('![[slides.pdf]]')).toBe('<p><a v-pre="" href="./slides.pdf" class="metablog-link metablog-link--file">slides.pdf</a></p>')
+  it('embeds audio, video and PDFs, links other files, and keeps a fragment', () => {
+    expect(render('![[talk.mp3]]')).toBe('<p><audio v-pre="" src="/media/talk.mp3" class="metablog-embed metablog-embed-audio" controls=""></audio></p>')
+    expect(render('![[clip.mp4|640]]')).toBe('<p><video width="640" :src="\'/media/clip.mp4\'" class="metablog-embed metablog-embed-video" controls=""></video></p>')
+    expect(render('![[slides.pdf#page=3]]')).toBe(
+      '<p><iframe v-pre="" src="/slides.pdf#page=3" class="metablog-embed metablog-embed-pdf" title="slides.pdf"></iframe></p>',
+    )
+    expect(render('[[slides.pdf]]')).toBe('<p><a v-pre="" href="/slides.pdf" class="metablog-link metablog-link--file">slides.pdf</a></p>')
+  })
+
+  it('puts attachment URLs under the base, and serves files in public/ from the root', () => {
+    expect(withBase.render('![[diagram.png]] [[slides.pdf]]', { relativePath: 'a.md' })).toContain(`:src="'/blog/Attachments/diagram.png'"`)
+    expect(withBase.render('[[slides.pdf]]', { relativePath: 'a.md' })).toContain('href="/blog/slides.pdf"')
+    expect(render('![[logo.svg]]')).toContain(`:src="'/logo.svg'"`)
+  })
+
+  it('without an attachment resolver, renders every attachment as missing rather than guessing a URL', () => {
+    expect(bare.render('![[diagram.png]]', { relativePath: 'a.md' })).toContain('metablog-link--unresolved')
   })
 
   it('marks an embed of a missing page as unresolved', () => {
@@ -132,11 +160,38 @@ describe('wikiLinkPlugin: nothing it emits is Vue template code', () => {
   const opening = (html: string) => [...html.matchAll(/<a [^>]*>/g)].map((match) => match[0])
 
   it('marks every anchor v-pre, so a title, label or target with {{ }} stays text', () => {
-    for (const source of ['![[template]]', '[[template]]', `[[template|${template}]]`, `[[${template}]]`, `[[{{ alias }}]]`, '![[slides.pdf]]']) {
+    for (const source of ['![[template]]', '[[template]]', `[[template|${template}]]`, `[[${template}]]`, `[[{{ alias }}]]`, '[[slides.pdf]]']) {
       const html = render(source)
       expect(opening(html).length, source).toBe(1)
       for (const tag of opening(html)) expect(tag, source).toContain(' v-pre=""')
     }
+  })
+
+  const ALLOWED_ATTRIBUTES = new Set(['v-pre', ':src', 'src', 'href', 'alt', 'class', 'loading', 'width', 'height', 'controls', 'title'])
+  it('gives hostile attachment names no scheme, quote, tag or live {{ }}: every element v-pre, every URL %-encoded', () => {
+    const names = ['javascript:alert(1).png', '"><img src=x onerror=alert(1)>.png', '{{ constructor.constructor(1)() }}.svg', "it's.pdf", 'a b&c.mp4', "x'; globalThis.pwned = 1; '.png", "Bob's 图表 (1).mov"]
+    const hostile = KnowledgeIndex.build([], names.map((name) => `Attachments/${name}`))
+    current = hostile
+    for (const name of names) {
+      for (const source of [`![[${name}]]`, `[[${name}]]`, `![[${name}|{{ x }}|300]]`]) {
+        const html = render(source)
+        expect(html, source).toMatch(/ :?(src|href)="'?\/Attachments\//)
+        // Every element is v-pre, but an img or video, whose src is bound to a plain string literal
+        // (a static one would become a module import with the name unescaped in it).
+        for (const tag of html.match(/<(?:a|img|iframe|audio|video)\b[^>]*>/g) ?? []) {
+          if (/^<(?:img|video)/.test(tag)) expect(tag, source).toMatch(/ :src="'\/Attachments\/[A-Za-z0-9%._~-]+'"/)
+          else expect(tag, source).toContain(' v-pre=""')
+        }
+        for (const url of html.match(/ (?:src|href)="[^"]*"/g) ?? []) expect(url, source).toMatch(/^ (?:src|href)="\/Attachments\/[A-Za-z0-9%._~-]+"$/)
+        // Only our own attributes: a name's quote or tag never opens a new one.
+        for (const tag of html.match(/<[a-z]+\b(?:\s+:?[\w-]+(?:="[^"]*")?)*\s*>/g) ?? []) {
+          const attributes = [...tag.matchAll(/\s(:?[\w-]+)(?:="[^"]*")?/g)].map((match) => match[1])
+          expect(attributes.filter((attribute) => !ALLOWED_ATTRIBUTES.has(attribute!)), source).toEqual([])
+        }
+        expect(html.match(/<[a-z]/g)?.length, source).toBe(2)
+      }
+    }
+    current = FILES
   })
 
   it('renders an embedded title with {{ }} as escaped text inside the v-pre anchor', () => {
