@@ -8,6 +8,8 @@ import { startHeartbeat } from './checkpoint-saver'
 import { currentTabId } from './tab-id'
 import { CostTracker } from './cost-tracker'
 import { classifyWithModel } from './classify'
+import { AGENT_SKILL, createAgentSkill, planRequest } from '../skills/agent'
+import type { Tool } from './define-tool'
 import { describeFailure } from './failure'
 import { unknownCommandNote } from './intent-commands'
 import { IntentRouter, missingDetail, shouldAskUser, type IntentParse, type RouteContext } from './intent-router'
@@ -40,7 +42,14 @@ export interface AgentRuntimeOptions {
   watchdogMs?: number
   /** This browser tab's id (default: kept in sessionStorage, so it survives reloads). */
   tabId?: string
+  /** The agent's tools: with them, free text that no recipe claims goes to the tool loop. */
+  tools?: readonly Tool[]
+  /** Model turns one agent request may take (default 10). */
+  maxSteps?: number
 }
+
+/** Agent requests and answers remembered for the next request, so "make it shorter" has a referent. */
+const AGENT_HISTORY_LIMIT = 8
 
 /** The agent behind the orb: understands a request, runs the skill for it, and can stop or resume it. */
 export class AgentRuntime {
@@ -63,6 +72,7 @@ export class AgentRuntime {
   private initializing: Promise<void> | null = null
   private readonly resumable: ResumableTasks
   private readonly status: ModelStatus
+  private readonly agentHistory: NonNullable<TaskInputs['history']> = []
 
   constructor(options: AgentRuntimeOptions) {
     this.api = options.api
@@ -72,6 +82,7 @@ export class AgentRuntime {
     this.bus = options.bus ?? createEventBus<MetaBlogEvents>()
     this.logger = options.logger ?? createLogger()
     for (const skill of options.skills ?? []) this.registerSkill(skill)
+    if (options.tools?.length) this.registerSkill(createAgentSkill({ tools: options.tools, maxSteps: options.maxSteps }))
     this.watchdogMs = options.watchdogMs ?? DEFAULT_WATCHDOG_MS
     this.tabId = options.tabId ?? currentTabId()
     this.resumable = new ResumableTasks({
@@ -145,8 +156,30 @@ export class AgentRuntime {
     return this.resumable.refresh()
   }
 
+  /** Whether free text goes to the tool loop: there are tools and a model. */
+  private get agentReady(): boolean {
+    return this.skills.has(AGENT_SKILL) && this.status.ready
+  }
+
+  /**
+   * A slash command or a confident pattern runs its recipe; other text goes to the agent when it
+   * can run, else to the model classifier and the old fallbacks.
+   */
+  private async understand(text: string, context: RouteContext): Promise<IntentParse> {
+    const local = this.router.parseLocally(text, context)
+    if (local && (local.source === 'command' || !shouldAskUser(local))) return local
+    if (this.agentReady) return { intent: 'agent', confidence: 1, params: {}, source: 'agent' }
+    return this.router.route(text, context)
+  }
+
+  /** Runs a plan-mode answer as an ask-mode agent request. */
+  runPlan(plan: string, context: RouteContext = {}): Promise<TaskRecord | null> {
+    return this.processInput(planRequest(plan), context, { mode: 'ask' })
+  }
+
   /** Understands the author's request and runs the matching skill to its end. */
-  async processInput(text: string, context: RouteContext = {}): Promise<TaskRecord | null> {
+  async processInput(text: string, context: RouteContext = {}, options: { mode?: ApprovalMode } = {}): Promise<TaskRecord | null> {
+    const mode = options.mode ?? this.approvals.mode
     this.state.pushMessage({ id: messageId('user'), kind: 'user', text, selection: context.selectedText, file: context.currentFile })
     this.logger.log('agent.input.received', { text, currentFile: context.currentFile, selectedText: context.selectedText })
     // Checked before the first await, so two quick sends cannot both start a task.
@@ -159,7 +192,7 @@ export class AgentRuntime {
     try {
       this.machine.transition('UNDERSTANDING')
       await this.initialize()
-      parse = await this.router.route(text, context)
+      parse = await this.understand(text, context)
     } finally {
       this.starting = null
     }
@@ -175,7 +208,18 @@ export class AgentRuntime {
       return null
     }
     const inputs: TaskInputs = { text, intent: parse.intent, params: parse.params, currentFile: context.currentFile, selectedText: context.selectedText }
-    return this.runTask(skill!, inputs)
+    if (parse.intent !== 'agent') return this.runTask(skill!, inputs)
+    const record = await this.runTask(skill!, { ...inputs, mode, history: [...this.agentHistory] })
+    this.rememberExchange(text, record)
+    return record
+  }
+
+  /** The request and the agent's final answer, for the next request's context. */
+  private rememberExchange(text: string, record: TaskRecord): void {
+    const answer = this.state.messages.findLast((message) => message.kind === 'assistant' && message.taskId === record.taskId)
+    this.agentHistory.push({ role: 'user', text })
+    if (answer?.kind === 'assistant' && answer.text) this.agentHistory.push({ role: 'assistant', text: answer.text.slice(0, 4000) })
+    this.agentHistory.splice(0, Math.max(0, this.agentHistory.length - AGENT_HISTORY_LIMIT))
   }
 
   /** Help, a guess too unsure to act on, a skill without its model, a request without its topic: a reply, not a task. */
@@ -290,7 +334,7 @@ export class AgentRuntime {
       bus: this.bus,
       tabId: this.tabId,
       touch: () => this.machine.touch(),
-      approve: (taskId, proposal, signal) => this.approvals.approve(taskId, proposal, signal),
+      approve: (taskId, proposal, signal, mode) => this.approvals.approve(taskId, proposal, signal, mode),
       resolveConflict: (taskId, path, summary, signal) => this.approvals.resolveConflict(taskId, path, summary, signal),
     }
   }

@@ -6,7 +6,7 @@ import { hashText } from './hash'
 import { messageId } from './messages'
 import { createModelPort } from './model-port'
 import { createTaskId, type TaskHost } from './task-host'
-import type { Skill, SkillContext, TaskInputs } from './types'
+import type { Skill, SkillContext, TaskInputs, ToolRowOutcome } from './types'
 
 export type { TaskHost } from './task-host'
 
@@ -218,7 +218,7 @@ export class TaskRun {
             host.touch()
             host.state.updateMessage(id, { text })
           },
-          done: () => host.state.updateMessage(id, { streaming: false, cost: host.costs.task(this.taskId) }),
+          done: (extra = {}) => host.state.updateMessage(id, { streaming: false, cost: host.costs.task(this.taskId), ...extra }),
         }
       },
       writePage: (path, content, expectedHash) => this.writePage(api, path, content, expectedHash),
@@ -231,8 +231,25 @@ export class TaskRun {
       markCreated: (path) => {
         if (!this.createdPaths.includes(path)) this.createdPaths.push(path)
       },
-      approve: (proposal) => host.approve(this.taskId, proposal, this.signal),
+      approve: (proposal, mode) => host.approve(this.taskId, proposal, this.signal, mode),
       resolveConflict: (path, summary) => host.resolveConflict(this.taskId, path, summary, this.signal),
+      recorded: <T>(id: string) => run.finished.find((item) => item.id === id)?.output as T | undefined,
+      record: async (id, output) => {
+        host.touch()
+        run.finished.push({ id, output: output ?? null, finishedAt: Date.now() })
+        await run.saveCheckpoint()
+      },
+      showToolCall: (call) => this.showToolCall(call),
+    }
+  }
+
+  private showToolCall(call: { name: string; summary: string; arguments: unknown }): { finish(outcome: ToolRowOutcome): void } {
+    const id = messageId(`${this.taskId}-tool`)
+    const { state } = this.host
+    this.host.touch()
+    state.pushMessage({ id, kind: 'tool', taskId: this.taskId, name: call.name, summary: call.summary, arguments: JSON.stringify(call.arguments ?? null), status: 'running' })
+    return {
+      finish: (outcome) => state.updateMessage(id, { status: outcome.ok ? 'done' : 'error', summary: outcome.summary, result: outcome.result }),
     }
   }
 

@@ -93,6 +93,9 @@ export function scriptedModel(answers: ScriptedAnswer[]): ScriptedModel {
       }
       return text
     },
+    async turn(request, handlers) {
+      return { text: await this.complete(request, handlers), toolCalls: [], finishReason: 'stop', usage: null }
+    },
   }
 }
 
@@ -185,6 +188,9 @@ export async function runSkill(skill: Skill, options: RunOptions): Promise<Run> 
           run.conflicts.push(summary)
           return conflicts.shift() ?? 'reapply'
         },
+        recorded: <T>(id: string) => run.outputs.get(id) as T | undefined,
+        record: async (id, output) => void run.outputs.set(id, output),
+        showToolCall: () => ({ finish: () => undefined }),
       }
       const output = await step.run(context)
       run.outputs.set(step.id, output ?? null)
