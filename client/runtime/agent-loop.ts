@@ -72,9 +72,11 @@ async function modelTurn(context: SkillContext, messages: ChatCompletionMessageP
     })
     return turn
   } finally {
+    const final = turn !== undefined && turn.toolCalls.length === 0
     // A plan-mode final answer is the plan: its reply carries the "Run this plan" action.
-    const plan = mode === 'plan' && turn && turn.toolCalls.length === 0 ? turn.text.trim() : ''
-    ;(reply as ReturnType<SkillContext['replyStream']> | null)?.done({ mode, ...(plan ? { plan } : {}) })
+    const plan = mode === 'plan' && final ? turn!.text.trim() : ''
+    // The request's tokens and cost show once, under its final answer.
+    ;(reply as ReturnType<SkillContext['replyStream']> | null)?.done({ mode, ...(plan ? { plan } : {}), ...(final ? {} : { cost: undefined }) })
   }
 }
 

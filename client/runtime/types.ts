@@ -86,7 +86,7 @@ export interface SkillContext {
   /** Appends Markdown to this task's reply. */
   say(markdown: string): void
   /** Streams into a fresh reply message (summaries, answers). */
-  replyStream(): { append(delta: string): void; done(extra?: { mode?: ApprovalMode; plan?: string }): void }
+  replyStream(): { append(delta: string): void; done(extra?: { mode?: ApprovalMode; plan?: string; cost?: CostTotals }): void }
   /**
    * Writes a page the task owns (`expectedHash` null creates it) and records its new hash; the
    * checkpoint notes the write before it is sent, so a crash mid-write is not mistaken for an edit.

@@ -154,6 +154,15 @@ export const useAssistantStore = defineStore('metablog-assistant', () => {
     return true
   }
 
+  /** A plan-mode answer's "Run this plan": an ask-mode agent request carrying the plan. */
+  function runPlan(messageId: string): boolean {
+    const message = messages.value.find((item) => item.id === messageId)
+    if (!runtime || message?.kind !== 'assistant' || !message.plan || isWorking.value) return false
+    const plan = message.plan
+    track(() => runtime!.runPlan(plan, { currentFile: currentFile.value }))
+    return true
+  }
+
   function stop(): boolean {
     return runtime?.abort(taskId.value ?? undefined) ?? false
   }
@@ -265,6 +274,6 @@ export const useAssistantStore = defineStore('metablog-assistant', () => {
     messages, status, taskId, progress, resumable, sessionCost, modelStatus, connected, ready,
     open, draft, selection, currentFile, approvalMode, setupOpen, isWorking, pendingCards, writtenPage,
     // actions
-    connect, send, stop, decide, retry, previewResume, resume, discard, setApprovalMode, clearConversation, persist,
+    connect, send, runPlan, stop, decide, retry, previewResume, resume, discard, setApprovalMode, clearConversation, persist,
   }
 })
