@@ -45,7 +45,8 @@ function outcomeText(outcome: ToolOutcome): string {
 }
 
 async function runCall(context: SkillContext, tools: readonly Tool[], offered: readonly Tool[], call: ModelToolCall, toolContext: ToolContext): Promise<ToolOutcome> {
-  const row = context.showToolCall({ name: call.name, summary: `${call.name}…`, arguments: call.arguments ?? call.rawArguments })
+  const subject = call.arguments?.path ?? call.arguments?.query
+  const row = context.showToolCall({ name: call.name, summary: `${call.name}${typeof subject === 'string' ? ` ${subject}` : ''}…`, arguments: call.arguments ?? call.rawArguments })
   let outcome: ToolOutcome
   if (!offered.some((tool) => tool.name === call.name) && tools.some((tool) => tool.name === call.name)) {
     const message = `${call.name} is not available in plan mode: only read tools are. Finish with a numbered plan instead.`

@@ -167,7 +167,9 @@ export class AgentRuntime {
    */
   private async understand(text: string, context: RouteContext): Promise<IntentParse> {
     const local = this.router.parseLocally(text, context)
-    if (local && (local.source === 'command' || !shouldAskUser(local))) return local
+    // "make it shorter" with nothing selected is no job for the selection-edit recipe; the agent can read the page.
+    const selectionless = local?.source === 'pattern' && local.intent === 'edit_content' && !context.selectedText && this.agentReady
+    if (local && !selectionless && (local.source === 'command' || !shouldAskUser(local))) return local
     if (this.agentReady) return { intent: 'agent', confidence: 1, params: {}, source: 'agent' }
     return this.router.route(text, context)
   }
