@@ -40,6 +40,10 @@ function assistantMessage(turn: ModelTurn): ChatCompletionMessageParam {
   }
 }
 
+function isRead(tools: readonly Tool[], name: string): boolean {
+  return tools.some((tool) => tool.name === name && tool.category === 'read')
+}
+
 function outcomeText(outcome: ToolOutcome): string {
   return JSON.stringify(outcome.ok ? outcome.result : { error: outcome.error })
 }
@@ -48,7 +52,11 @@ async function runCall(context: SkillContext, tools: readonly Tool[], offered: r
   const subject = call.arguments?.path ?? call.arguments?.query
   const row = context.showToolCall({ name: call.name, summary: `${call.name}${typeof subject === 'string' ? ` ${subject}` : ''}…`, arguments: call.arguments ?? call.rawArguments })
   let outcome: ToolOutcome
-  if (!offered.some((tool) => tool.name === call.name) && tools.some((tool) => tool.name === call.name)) {
+  const tool = tools.find((candidate) => candidate.name === call.name)
+  if (tool && tool.category !== 'read' && typeof subject === 'string' && context.landedWrite(subject)) {
+    // The write landed just before the interruption, but its result was not saved: doing it again would apply it twice.
+    outcome = { ok: true, result: { status: 'applied', path: subject, note: 'applied before an interruption' }, summary: `${tool.describe(call.arguments)} (before the interruption)` }
+  } else if (!offered.some((tool) => tool.name === call.name) && tools.some((tool) => tool.name === call.name)) {
     const message = `${call.name} is not available in plan mode: only read tools are. Finish with a numbered plan instead.`
     outcome = { ok: false, error: { code: 'ERR_TOOL_NOT_ALLOWED', message }, summary: `${call.name}: not allowed in plan mode` }
   } else {
@@ -117,7 +125,9 @@ export async function runAgentLoop(context: SkillContext, options: AgentLoopOpti
         context.progress(`Running ${call.name}`)
         outcome = await runCall(context, options.tools, offered, call, toolContext)
         context.signal.throwIfAborted()
-        await context.record(id, outcome)
+        const saving = context.record(id, outcome)
+        // A read is cheap to repeat; a write's result must be saved before anything else happens.
+        if (!isRead(options.tools, call.name)) await saving
       }
       messages.push({ role: 'tool', tool_call_id: call.id, content: outcomeText(outcome) })
     }

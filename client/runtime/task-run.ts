@@ -30,6 +30,8 @@ export class TaskRun {
   private replyId: string | null = null
   private saveFailureNoted = false
   private stepIndex = 0
+  /** Pages whose write was sent just before the interruption and landed. */
+  private readonly landed = new Set<string>()
 
   constructor(
     private readonly host: TaskHost,
@@ -105,7 +107,10 @@ export class TaskRun {
    */
   private async adoptLandedWrites(): Promise<void> {
     for (const [path, pending] of Object.entries(this.pendingHashes)) {
-      if ((await this.host.api.readHash(path, { signal: this.signal })) === pending) this.expectedHashes[path] = pending
+      if ((await this.host.api.readHash(path, { signal: this.signal })) === pending) {
+        this.expectedHashes[path] = pending
+        this.landed.add(path)
+      }
       delete this.pendingHashes[path]
     }
   }
@@ -240,6 +245,7 @@ export class TaskRun {
         await run.saveCheckpoint()
       },
       showToolCall: (call) => this.showToolCall(call),
+      landedWrite: (path) => this.landed.has(path),
     }
   }
 

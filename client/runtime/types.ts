@@ -105,6 +105,8 @@ export interface SkillContext {
   recorded<T>(id: string): T | undefined
   /** Records a result and saves the checkpoint, so a resume reuses it instead of doing it again. */
   record(id: string, output: unknown): Promise<void>
+  /** Whether a write to `path` was sent just before the interruption this run resumes from, and landed. */
+  landedWrite(path: string): boolean
   /** Shows one tool call as a compact row in the conversation; `finish` fills in how it went. */
   showToolCall(call: { name: string; summary: string; arguments: unknown }): { finish(outcome: ToolRowOutcome): void }
 }

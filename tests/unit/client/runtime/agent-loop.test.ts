@@ -23,12 +23,12 @@ const blog = () => createBlog({ 'posts/a.md': { content: '# A\n\nAlpha text.\n',
 const readA = { toolCalls: [{ id: 'call_1', name: 'read_page', arguments: '{"path":"posts/a.md"}' }] }
 const editA = { toolCalls: [{ id: 'call_2', name: 'edit_page', arguments: JSON.stringify({ path: 'posts/a.md', edits: [{ oldText: 'Alpha text.', newText: 'Beta text.' }] }) }] }
 
-function run(options: { maxSteps?: number; mode?: ApprovalMode; text?: string } = {}) {
+function run(options: { maxSteps?: number; mode?: ApprovalMode; text?: string; landed?: string[] } = {}) {
   const { api, content } = blog()
   const client = new OpenAI({ baseURL: fake.baseURL, apiKey: 'test', maxRetries: 0 })
   const model = createModelPort({ client, model: 'gpt-4o-mini', taskId: 't', signal: new AbortController().signal, costs: new CostTracker(), logger: createLogger({ sink: null }) })
   const skill = createAgentSkill({ tools: builtinTools, maxSteps: options.maxSteps })
-  const running = runSkill(skill, { api, model, inputs: { text: options.text ?? 'change alpha to beta', mode: options.mode ?? 'ask', currentFile: 'posts/a.md' } })
+  const running = runSkill(skill, { api, model, inputs: { text: options.text ?? 'change alpha to beta', mode: options.mode ?? 'ask', currentFile: 'posts/a.md' }, landed: options.landed })
   return { running, content }
 }
 
@@ -72,5 +72,14 @@ describe('the agent loop', () => {
     expect(result.proposals).toMatchObject([{ kind: 'edit', before: 'Alpha text.', after: 'Beta text.' }])
     expect(content('posts/a.md')).toBe('# A\n\nBeta text.\n')
     expect(result.outputs.get('loop')).toMatchObject({ text: 'Done.', steps: 3, stopped: false })
+  })
+
+  it('does not apply an edit again whose write landed just before an interruption', async () => {
+    fake.enqueue(editA, { text: ['Done.'] })
+    const { running, content } = run({ landed: ['posts/a.md'] })
+    const result = await running
+    expect(result.proposals).toEqual([])
+    expect(content('posts/a.md')).toBe('# A\n\nAlpha text.\n')
+    expect(JSON.parse(fake.chatRequests[1]!.body.messages.at(-1).content)).toMatchObject({ status: 'applied', note: 'applied before an interruption' })
   })
 })

@@ -124,6 +124,8 @@ export interface RunOptions {
   resume?: Run
   /** The task's signal; stopping it is the author pressing Stop. */
   signal?: AbortSignal
+  /** Pages whose write landed just before the interruption this run resumes from. */
+  landed?: string[]
 }
 
 export async function runSkill(skill: Skill, options: RunOptions): Promise<Run> {
@@ -191,6 +193,7 @@ export async function runSkill(skill: Skill, options: RunOptions): Promise<Run> 
         recorded: <T>(id: string) => run.outputs.get(id) as T | undefined,
         record: async (id, output) => void run.outputs.set(id, output),
         showToolCall: () => ({ finish: () => undefined }),
+        landedWrite: (path) => options.landed?.includes(path) ?? false,
       }
       const output = await step.run(context)
       run.outputs.set(step.id, output ?? null)
