@@ -11,10 +11,11 @@ import { classifyWithModel } from './classify'
 import { AGENT_SKILL, createAgentSkill, planRequest } from '../skills/agent'
 import type { Tool } from './define-tool'
 import { describeFailure } from './failure'
-import { unknownCommandNote } from './intent-commands'
+import { builtinSkills } from '../skills'
+import type { SlashCommand } from './vocabulary'
 import { IntentRouter, missingDetail, shouldAskUser, type IntentParse, type RouteContext } from './intent-router'
 import { createLogger, type Logger } from './logger'
-import { BUSY, HELP, STOPPED, messageId, pushNote } from './messages'
+import { BUSY, STOPPED, messageId, pushNote } from './messages'
 import { ModelStatus } from './model-status'
 import { ResumableTasks } from './resumable-tasks'
 import { findCheckpoint, previewResume, ResumeRefusedError, type ResumePreview } from './resume'
@@ -81,6 +82,12 @@ export class AgentRuntime {
     this.state = options.state ?? createPlainChatState()
     this.bus = options.bus ?? createEventBus<MetaBlogEvents>()
     this.logger = options.logger ?? createLogger()
+    this.router = new IntentRouter({
+      classify: (text, context) =>
+        this.llm && this.status.ready
+          ? classifyWithModel(this.llm, text, context, this.starting?.signal, { costs: this.costs, logger: this.logger, model: this.status.current?.model ?? 'unknown' }, this.router.vocabulary)
+          : undefined,
+    })
     for (const skill of options.skills ?? []) this.registerSkill(skill)
     if (options.tools?.length) this.registerSkill(createAgentSkill({ tools: options.tools, maxSteps: options.maxSteps }))
     this.watchdogMs = options.watchdogMs ?? DEFAULT_WATCHDOG_MS
@@ -108,12 +115,6 @@ export class AgentRuntime {
       this.logger.log('agent.state.changed', { taskId, from: change.from, to: change.to, reason: change.reason })
     })
     this.approvals = new Approvals(this.state, this.machine, options.approvalMode ?? 'ask')
-    this.router = new IntentRouter({
-      classify: (text, context) =>
-        this.llm && this.status.ready
-          ? classifyWithModel(this.llm, text, context, this.starting?.signal, { costs: this.costs, logger: this.logger, model: this.status.current?.model ?? 'unknown' })
-          : undefined,
-    })
     this.costs.subscribe(({ session }) => this.state.setSessionCost(session))
   }
 
@@ -133,8 +134,18 @@ export class AgentRuntime {
     this.approvals.mode = mode
   }
 
+  /** Adds a skill: its commands, patterns and help join the router, /help and the slash menu. */
   registerSkill(skill: Skill): void {
     this.skills.set(skill.name, skill)
+    // The built-in recipes stay understood (a request for one that is not registered gets an answer, not silence).
+    const known = new Map(builtinSkills.map((builtin) => [builtin.name, builtin]))
+    for (const [name, registered] of this.skills) known.set(name, registered)
+    this.router.setSkills([...known.values()])
+  }
+
+  /** The slash menu: the commands of the skills this runtime understands. */
+  get commands(): readonly SlashCommand[] {
+    return this.router.vocabulary.menu
   }
 
   /** Loads the model status and the resumable tasks; safe to call any number of times. */
@@ -228,8 +239,9 @@ export class AgentRuntime {
   private answerInstead(parse: IntentParse, skill: Skill | undefined): boolean {
     const question = missingDetail(parse)
     const unknownCommand = parse.params.unknownCommand
-    if (parse.intent === 'help') pushNote(this.state, unknownCommand === undefined ? HELP : `${unknownCommandNote(unknownCommand)}\n\n${HELP}`)
-    else if (!skill || shouldAskUser(parse)) pushNote(this.state, `I'm not sure what you'd like me to do. ${HELP}`)
+    const { help } = this.router.vocabulary
+    if (parse.intent === 'help') pushNote(this.state, unknownCommand === undefined ? help : `${this.router.vocabulary.unknownCommandNote(unknownCommand)}\n\n${help}`)
+    else if (!skill || shouldAskUser(parse)) pushNote(this.state, `I'm not sure what you'd like me to do. ${help}`)
     else if (skill.needsModel && !this.status.ready) this.showSetup()
     else if (question !== undefined) pushNote(this.state, question)
     else return false

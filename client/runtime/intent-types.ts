@@ -12,6 +12,8 @@ export type Intent =
   | 'help'
   /** Free text for the tool-calling agent: never chosen by the classifier, so not in INTENTS. */
   | 'agent'
+  /** A skill's own intent, defined with the skill. */
+  | (string & {})
 
 export const INTENTS: readonly Intent[] = [
   'write_article',

@@ -4,6 +4,7 @@ import type { FinishReason } from '../api/stream-chat'
 import type { MetaBlogApi } from '../api/metablog-api'
 import type { ApprovalMode } from './approvals'
 import type { CostTotals } from './cost-tracker'
+import type { SkillCommand, SkillPatterns } from './define-skill'
 import type { Intent, IntentParams } from './intent-types'
 import type { AgentState } from './state-machine'
 
@@ -131,6 +132,14 @@ export interface Skill {
   intents: readonly Intent[]
   /** A skill that cannot work at all without a model. */
   needsModel: boolean
+  /** Its slash commands, with their menu and help lines. */
+  commands?: readonly SkillCommand[]
+  /** Its keyword patterns, English and Chinese. */
+  patterns?: SkillPatterns
+  /** Params the model classifier may fill for it (see IntentParams). */
+  params?: readonly (keyof TaskInputs['params'])[]
+  /** Bumped when its steps change shape: a checkpoint from another version is not resumed. */
+  version?: number
   title(inputs: TaskInputs): string
   steps: readonly SkillStep[]
 }

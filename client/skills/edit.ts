@@ -1,3 +1,6 @@
+import { defineSkill } from '../runtime/define-skill'
+import { parseEditCommand } from '../runtime/intent-commands'
+import { editRule } from '../runtime/intent-patterns'
 import type { Skill, SkillContext } from '../runtime/types'
 import { locateSelection } from './locate'
 import { writeChecked } from './page-write'
@@ -46,10 +49,14 @@ function locate(source: string, selection: string, path: string): { start: numbe
 }
 
 /** edit: locate the selection in the source → rewrite it → a diff awaiting approval → save with the hash read at the start. */
-export const editSkill: Skill = {
+export const editSkill = defineSkill({
   name: 'edit',
   intents: ['edit_content'],
   needsModel: true,
+  commands: [
+    { name: 'edit', argument: 'instruction', description: 'Rewrite the text you selected on the page', help: '**/edit** an instruction — rewrite the text you selected on the page', order: 20, parse: parseEditCommand },
+  ],
+  patterns: { rules: [editRule], order: 60 },
   title: (inputs) => `Edit: ${inputs.params.instruction ?? inputs.text}`,
   steps: [
     {
@@ -136,4 +143,4 @@ export const editSkill: Skill = {
       },
     },
   ],
-}
+})

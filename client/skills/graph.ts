@@ -1,3 +1,5 @@
+import { defineSkill } from '../runtime/define-skill'
+import { graphRule } from '../runtime/intent-patterns'
 import type { Skill, SkillContext } from '../runtime/types'
 import { describePageLinks, describeSite, pageLinks } from './graph-report'
 import { pageLink } from './page-link'
@@ -30,10 +32,14 @@ function listMentions(mentions: readonly Mention[]): string {
 }
 
 /** graph: the page's backlinks and dead links → unlinked mentions of other posts → link them, with approval. */
-export const graphSkill: Skill = {
+export const graphSkill = defineSkill({
   name: 'graph',
   intents: ['update_graph'],
   needsModel: false,
+  commands: [
+    { name: 'graph', description: 'Backlinks, unresolved links and link ideas for this page', help: '**/graph** — backlinks, unresolved links and link suggestions for this page', order: 50 },
+  ],
+  patterns: { rules: [graphRule], order: 70 },
   title: (inputs) => `Links of ${inputs.params.path ?? inputs.currentFile ?? 'the blog'}`,
   steps: [
     {
@@ -112,4 +118,4 @@ export const graphSkill: Skill = {
       },
     },
   ],
-}
+})

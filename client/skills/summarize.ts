@@ -1,3 +1,6 @@
+import { defineSkill } from '../runtime/define-skill'
+import { parseTargetCommand } from '../runtime/intent-commands'
+import { summarizeRule } from '../runtime/intent-patterns'
 import type { Skill, SkillContext, TaskInputs } from '../runtime/types'
 import { resolveTarget } from '../runtime/intent-params'
 import { chunkText } from './chunk-text'
@@ -83,10 +86,15 @@ async function summarizeParts(context: SkillContext, page: TargetPage, chunks: s
 }
 
 /** summarize: read the page → a streamed summary (in parts for long pages; extractive without a model) → optionally save it as the description. */
-export const summarizeSkill: Skill = {
+export const summarizeSkill = defineSkill({
   name: 'summarize',
   intents: ['summarize'],
   needsModel: false,
+  commands: [
+    { name: 'summarize', description: 'Summarize this page (or a named one)', help: '**/summarize** — summarize this page (or a named one)', order: 30, parse: parseTargetCommand },
+    { name: 'summarise', description: 'Summarize this page', hidden: true, order: 31, parse: parseTargetCommand },
+  ],
+  patterns: { rules: [summarizeRule], order: 30 },
   title: (inputs) => `Summarize ${inputs.params.path ?? inputs.params.pageHint ?? inputs.currentFile ?? 'a page'}`,
   steps: [
     {
@@ -159,4 +167,4 @@ export const summarizeSkill: Skill = {
       },
     },
   ],
-}
+})

@@ -1,4 +1,7 @@
 import type { SearchResult } from '../../plugin/protocol'
+import { defineSkill } from '../runtime/define-skill'
+import { parseWriteCommand } from '../runtime/intent-commands'
+import { writeRule } from '../runtime/intent-patterns'
 import type { Skill, SkillContext } from '../runtime/types'
 import { composeFrontMatter, routeOf, slugForTitle, stripFrontMatter, today } from './markdown'
 import { writeChecked } from './page-write'
@@ -35,10 +38,15 @@ function relatedSection(related: Related): string {
 }
 
 /** write: related posts → outline → a draft page that grows as it streams → the finished draft → front matter → final save → graph. */
-export const writeSkill: Skill = {
+export const writeSkill = defineSkill({
   name: 'write',
   intents: ['write_article'],
   needsModel: true,
+  commands: [
+    { name: 'write', argument: 'topic', description: 'Draft a new post into a Markdown file', help: '**/write** a topic — draft a new post (or "write a post about …", "写一篇关于…的文章")', order: 10, parse: parseWriteCommand },
+    { name: 'draft', description: 'Draft a new post', hidden: true, order: 11, parse: parseWriteCommand },
+  ],
+  patterns: { rules: [writeRule], order: 40 },
   title: (inputs) => `Write a post about ${inputs.params.topic ?? inputs.text}`,
   steps: [
     {
@@ -150,7 +158,7 @@ export const writeSkill: Skill = {
       },
     },
   ],
-}
+})
 
 function parseDetails(answer: string, title: string): Details {
   try {

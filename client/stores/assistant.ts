@@ -7,6 +7,7 @@ import type { AgentRuntime, ApprovalMode } from '../runtime/agent-runtime'
 import { getAgentRuntime } from '../runtime/page-runtime'
 import { addCosts, emptyCost, type CostTotals } from '../runtime/cost-tracker'
 import type { ResumePreview } from '../runtime/resume'
+import type { SlashCommand } from '../runtime/vocabulary'
 import { FINAL_STATES, type AgentState } from '../runtime/state-machine'
 import type { ApprovalDecision, ChatMessage, ChatState, ConflictDecision, ResumableTask, TaskProgress } from '../runtime/types'
 import { clearSavedConversation, loadConversation, saveConversation, type AssistantMessage } from './conversation-storage'
@@ -53,6 +54,8 @@ export const useAssistantStore = defineStore('metablog-assistant', () => {
   const selection = ref<string | null>(null)
   const currentFile = ref<string | undefined>(undefined)
   const approvalMode = ref<ApprovalMode>('ask')
+  /** The slash menu, from the skills the runtime understands. */
+  const commands = shallowRef<readonly SlashCommand[]>([])
   /** Whether the "connect a model" card shows (it can be hidden for the rest of the page's life). */
   const setupOpen = ref(true)
   /** The page written last (by a task or in the author's editor), a new object each time. */
@@ -134,6 +137,7 @@ export const useAssistantStore = defineStore('metablog-assistant', () => {
     runtime = factory(chatState)
     if (!runtime) return false
     runtime.approvalMode = approvalMode.value
+    commands.value = runtime.commands
     connected.value = true
     // A changed page can change how risky a resume is: the resume banner checks again.
     runtime.bus.on('file:written', ({ path }) => (writtenPage.value = { path }))
@@ -272,7 +276,7 @@ export const useAssistantStore = defineStore('metablog-assistant', () => {
   return {
     // state
     messages, status, taskId, progress, resumable, sessionCost, modelStatus, connected, ready,
-    open, draft, selection, currentFile, approvalMode, setupOpen, isWorking, pendingCards, writtenPage,
+    open, draft, selection, currentFile, approvalMode, commands, setupOpen, isWorking, pendingCards, writtenPage,
     // actions
     connect, send, runPlan, stop, decide, retry, previewResume, resume, discard, setApprovalMode, clearConversation, persist,
   }
