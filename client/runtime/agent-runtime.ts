@@ -18,7 +18,7 @@ import { createLogger, type Logger } from './logger'
 import { BUSY, STOPPED, messageId, pushNote } from './messages'
 import { ModelStatus } from './model-status'
 import { ResumableTasks } from './resumable-tasks'
-import { findCheckpoint, previewResume, ResumeRefusedError, type ResumePreview } from './resume'
+import { checkpointProblem, findCheckpoint, previewResume, ResumeRefusedError, type ResumePreview, type ResumeStatus } from './resume'
 import { DEFAULT_WATCHDOG_MS, FINAL_STATES, StateMachine, type AgentState } from './state-machine'
 import { runToOutcome, showFailure } from './task-outcome'
 import { TaskRun, type TaskHost } from './task-run'
@@ -26,6 +26,7 @@ import type { ApprovalDecision, ChatState, ConflictDecision, Skill, TaskInputs, 
 
 export type { ApprovalMode } from './approvals'
 export { ResumeRefusedError } from './resume'
+export type { ResumeStatus } from './resume'
 export type { TaskRecord } from './types'
 
 /** Finished tasks remembered in `history`, newest last. */
@@ -266,36 +267,54 @@ export class AgentRuntime {
     return previewResume(this.api, await findCheckpoint(this.api, this.skills, taskId), this.skills)
   }
 
-  /** Resumes an interrupted task at its first unfinished step; a risky resume needs `confirmed`. */
-  async resumeTask(taskId: string, options: { confirmed?: boolean } = {}): Promise<TaskRecord | null> {
+  /**
+   * The one resume path: checks the checkpoint once (found, same skill version, valid inputs, not
+   * running in another tab, its risk), then starts the task at its first unfinished step. A risky
+   * resume waits for `confirmed`. The task runs on; `done` settles when it ends.
+   */
+  async resume(taskId: string, options: { confirmed?: boolean } = {}): Promise<ResumeStatus> {
     // Checked before the first await, so Stop during the checks below cancels the resume.
-    if (this.active || this.starting) throw new Error(BUSY)
+    if (this.active || this.starting) return { status: 'refused', message: BUSY }
     const starting = (this.starting = new AbortController())
-    let checkpoint: Checkpoint
-    let preview: ResumePreview
+    let checked: { checkpoint: Checkpoint; preview: ResumePreview }
     try {
       await this.initialize()
-      checkpoint = await findCheckpoint(this.api, this.skills, taskId)
-      preview = await previewResume(this.api, checkpoint, this.skills)
+      const checkpoint = await findCheckpoint(this.api, this.skills, taskId)
+      checked = { checkpoint, preview: await previewResume(this.api, checkpoint, this.skills) }
+    } catch (error) {
+      return { status: 'refused', message: (error as Error).message }
     } finally {
       this.starting = null
     }
+    const { checkpoint, preview } = checked
     if (starting.signal.aborted) {
       pushNote(this.state, STOPPED, taskId)
       await this.refreshResumable()
-      return null
+      return { status: 'stopped' }
     }
     if (this.resumable.runningElsewhere(checkpoint)) {
-      throw new Error(`"${checkpoint.title}" is still running in another tab. Stop it there; if that tab was closed, resume it again in a few seconds.`)
+      return { status: 'refused', message: `"${checkpoint.title}" is still running in another tab. Stop it there; if that tab was closed, resume it again in a few seconds.` }
     }
-    if (preview.risk === 'high' && !options.confirmed) throw new ResumeRefusedError(preview)
     const skill = this.skills.get(checkpoint.skill)!
+    const problem = checkpointProblem(checkpoint, skill)
+    if (problem) return { status: 'refused', message: problem }
+    if (preview.risk === 'high' && !options.confirmed) return { status: 'needs-confirmation', preview }
     if (skill.needsModel && !this.status.ready) {
       this.showSetup()
       await this.refreshResumable()
-      return null
+      return { status: 'needs-model' }
     }
-    return this.runTask(skill, checkpoint.inputs as unknown as TaskInputs, checkpoint)
+    pushNote(this.state, `Resuming **${preview.title}** at “${preview.pendingSteps[0] ?? 'the last step'}”.`, taskId)
+    return { status: 'started', preview, done: this.runTask(skill, checkpoint.inputs as unknown as TaskInputs, checkpoint) }
+  }
+
+  /** `resume` for callers that wait for the task: a refusal throws, a risky resume throws ResumeRefusedError. */
+  async resumeTask(taskId: string, options: { confirmed?: boolean } = {}): Promise<TaskRecord | null> {
+    const outcome = await this.resume(taskId, options)
+    if (outcome.status === 'started') return outcome.done
+    if (outcome.status === 'needs-confirmation') throw new ResumeRefusedError(outcome.preview)
+    if (outcome.status === 'refused') throw new Error(outcome.message)
+    return null
   }
 
   async abandonTask(taskId: string): Promise<void> {

@@ -21,6 +21,7 @@ export class TaskRun {
   readonly controller = new AbortController()
   readonly title: string
   private readonly finished: CheckpointStep[]
+  private readonly records: CheckpointStep[]
   private partial: Checkpoint['partial']
   private readonly expectedHashes: Record<string, string>
   private readonly pendingHashes: Record<string, string>
@@ -42,6 +43,7 @@ export class TaskRun {
     this.taskId = checkpoint?.taskId ?? createTaskId()
     this.title = checkpoint?.title ?? skill.title(inputs)
     this.finished = [...(checkpoint?.steps ?? [])]
+    this.records = [...(checkpoint?.records ?? [])]
     this.partial = checkpoint?.partial
     this.expectedHashes = { ...checkpoint?.expectedHashes }
     this.pendingHashes = { ...checkpoint?.pendingHashes }
@@ -58,8 +60,9 @@ export class TaskRun {
     return this.createdPaths.at(-1) ?? this.inputs.params.path ?? this.inputs.currentFile
   }
 
+  /** Finished steps and results recorded inside a step: what a resume would not do again. */
   get finishedCount(): number {
-    return this.finished.length
+    return this.finished.length + this.records.length
   }
 
   checkpoint(): CheckpointData {
@@ -75,6 +78,8 @@ export class TaskRun {
       createdPaths: this.createdPaths,
       totalSteps: this.skill.steps.length,
       owner: this.host.tabId,
+      skillVersion: this.skill.version ?? 1,
+      records: this.records,
     }
   }
 
@@ -238,10 +243,10 @@ export class TaskRun {
       },
       approve: (proposal, mode) => host.approve(this.taskId, proposal, this.signal, mode),
       resolveConflict: (path, summary) => host.resolveConflict(this.taskId, path, summary, this.signal),
-      recorded: <T>(id: string) => run.finished.find((item) => item.id === id)?.output as T | undefined,
+      recorded: <T>(id: string) => run.records.find((item) => item.id === id)?.output as T | undefined,
       record: async (id, output) => {
         host.touch()
-        run.finished.push({ id, output: output ?? null, finishedAt: Date.now() })
+        run.records.push({ id, output: output ?? null, finishedAt: Date.now() })
         await run.saveCheckpoint()
       },
       showToolCall: (call) => this.showToolCall(call),

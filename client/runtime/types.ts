@@ -169,6 +169,8 @@ export interface ResumableTask {
   finishedSteps: number
   totalSteps: number
   updatedAt: number
+  /** Model turns and tool results saved inside the running step (the agent's). */
+  savedResults?: number
 }
 
 export type ChatMessage =

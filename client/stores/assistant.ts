@@ -203,22 +203,20 @@ export const useAssistantStore = defineStore('metablog-assistant', () => {
     return runtime.previewResume(id)
   }
 
-  /** Checks the risk first; a risky resume waits for `confirmed`. The task then runs in the background. */
+  /** The runtime checks and starts the resume; a risky one waits for `confirmed`. The task then runs in the background. */
   async function resume(id: string, confirmed = false): Promise<ResumeOutcome> {
     if (!runtime) return { status: 'failed', message: 'The assistant is not connected to the dev server.' }
     if (isWorking.value) return { status: 'failed', message: 'A task is still running. Stop it first.' }
-    let preview: ResumePreview
-    try {
-      preview = await runtime.previewResume(id)
-    } catch (error) {
-      return { status: 'failed', message: (error as Error).message }
-    }
-    if (preview.risk === 'high' && !confirmed) return { status: 'needs-confirmation', preview }
+    starting.value = true
+    const outcome = await runtime.resume(id, { confirmed }).catch((error: unknown) => ({ status: 'refused' as const, message: (error as Error).message }))
+    if (outcome.status !== 'started') starting.value = false
+    if (outcome.status === 'needs-confirmation') return { status: 'needs-confirmation', preview: outcome.preview }
+    if (outcome.status === 'refused') return { status: 'failed', message: outcome.message }
+    if (outcome.status !== 'started') return { status: 'started' }
     resumable.value = resumable.value.filter((task) => task.taskId !== id)
     // The task's earlier error cards can no longer retry it: that would run it a second time.
     patchMessages((message) => message.kind === 'error' && message.taskId === id, () => ({ retryText: undefined }))
-    note(`Resuming **${preview.title}** at “${preview.pendingSteps[0] ?? 'the last step'}”.`, id)
-    track(() => runtime!.resumeTask(id, { confirmed: true }), undefined, id)
+    track(() => outcome.done, undefined, id)
     return { status: 'started' }
   }
 

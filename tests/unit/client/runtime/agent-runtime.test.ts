@@ -9,10 +9,10 @@ import { createLogger } from '../../../../client/runtime/logger'
 import { STOPPED } from '../../../../client/runtime/messages'
 import { Vocabulary } from '../../../../client/runtime/vocabulary'
 import { builtinSkills } from '../../../../client/skills'
-
-const HELP = new Vocabulary(builtinSkills).help
 import type { Skill } from '../../../../client/runtime/types'
 import { CONFIGURED, checkpoint, createFakeApi, deferred, scriptedSkill, until, type FakeBlog } from '../components/assistant-harness'
+
+const HELP = new Vocabulary(builtinSkills).help
 
 type FakeApi = ReturnType<typeof createFakeApi>
 
