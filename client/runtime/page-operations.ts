@@ -1,5 +1,5 @@
-// Pages as skills and tools see them: the runtime records the hash of every read, guards every
-// write with it, locks before writing, and says what ERR_STALE means in one place.
+// Pages as skills and tools see them: the hash of every read is recorded and guards the write
+// (which the task run locks first), and ERR_STALE is given its one meaning here.
 import { ClientError, errorCode } from '../api/errors'
 import type { SkillContext } from './types'
 
@@ -31,7 +31,6 @@ export function staleError(path: string): ClientError {
 
 export function createPageOperations(context: SkillContext): PageOperations {
   const reads = new Map<string, ReadPage>()
-  const lock = (path: string) => context.api.lock(path, context.taskId, { signal: context.signal })
 
   async function guarded<T>(path: string, write: () => Promise<T>): Promise<T> {
     try {
@@ -55,13 +54,11 @@ export function createPageOperations(context: SkillContext): PageOperations {
     async updatePage(path, content) {
       const expected = context.expectedHash(path)
       if (expected === null) throw new ClientError('ERR_NOT_READ', `Read ${path} before changing it, so a change by the author is never overwritten.`)
-      await lock(path)
       const hash = await guarded(path, () => context.writePage(path, content, expected))
       reads.set(path, { path, content, hash })
       return { hash }
     },
     async createPage(path, content) {
-      await lock(path)
       let hash: string
       try {
         hash = await context.writePage(path, content, null)
@@ -76,7 +73,6 @@ export function createPageOperations(context: SkillContext): PageOperations {
     async deletePage(path) {
       const expected = context.expectedHash(path)
       if (expected === null) throw new ClientError('ERR_NOT_READ', `Read ${path} before deleting it.`)
-      await lock(path)
       await guarded(path, () => context.api.deleteFile(path, expected, { signal: context.signal, taskId: context.taskId }))
       context.expectHash(path, null)
       reads.delete(path)

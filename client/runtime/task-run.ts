@@ -11,6 +11,8 @@ import type { Skill, SkillContext, TaskInputs, ToolRowOutcome } from './types'
 export type { TaskHost } from './task-host'
 
 const CHECKPOINT_INTERVAL_MS = 1000
+/** A page lock lasts five minutes on the server; a writer renews it when it is older than this. */
+const LOCK_RENEW_MS = 2 * 60_000
 
 /**
  * One run of a skill: its steps from the first unfinished one, a checkpoint after each finished
@@ -33,6 +35,8 @@ export class TaskRun {
   private stepIndex = 0
   /** Pages whose write was sent just before the interruption and landed. */
   private readonly landed = new Set<string>()
+  /** When this run last locked each page it writes. */
+  private readonly lockedAt = new Map<string, number>()
 
   constructor(
     private readonly host: TaskHost,
@@ -151,6 +155,7 @@ export class TaskRun {
   private trackedApi(): MetaBlogApi {
     const { api, logger } = this.host
     const taskId = this.taskId
+    const lock = (path: string) => this.lock(path)
     return {
       ...api,
       async writeFile(path, content, expectedHash, options) {
@@ -159,6 +164,7 @@ export class TaskRun {
         return written
       },
       async deleteFile(path, expectedHash, options) {
+        await lock(path)
         const deleted = await api.deleteFile(path, expectedHash, options)
         logger.log('agent.file.saved', { taskId, path, hash: null, deleted: true })
         return deleted
@@ -166,8 +172,17 @@ export class TaskRun {
     }
   }
 
+  /** Every writer locks the page first (the runtime's job, not each skill's), renewing an old lock. */
+  private async lock(path: string): Promise<void> {
+    const at = this.lockedAt.get(path)
+    if (at !== undefined && Date.now() - at < LOCK_RENEW_MS) return
+    await this.host.api.lock(path, this.taskId, { signal: this.signal })
+    this.lockedAt.set(path, Date.now())
+  }
+
   /** Writes with the hash the task expects; a stale answer for a page that already holds this exact content is a write that landed. */
   private async writePage(api: MetaBlogApi, path: string, content: string, expectedHash: string | null): Promise<string> {
+    await this.lock(path)
     const wanted = await hashText(content)
     this.pendingHashes[path] = wanted
     await this.saveCheckpoint()

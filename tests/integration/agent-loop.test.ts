@@ -179,6 +179,9 @@ describe('the agent edits a page through tools', () => {
     expect(offeredNames(0)).toContain('edit_page')
     expect(JSON.stringify(fake.chatRequests[0]!.body.messages.at(-1))).toContain('add a sentence about fsync')
     expect(writes()).toEqual(['PUT /files'])
+    // The runtime locks the page before it writes it.
+    expect(traffic.indexOf('POST /locks')).toBeGreaterThan(-1)
+    expect(traffic.indexOf('POST /locks')).toBeLessThan(traffic.indexOf('PUT /files'))
     expect(await read()).toContain(SENTENCE)
   }, 30_000)
 
