@@ -2,18 +2,19 @@ import type OpenAI from 'openai'
 import type { Checkpoint, LlmStatusResponse } from '../../plugin/protocol'
 import type { MetaBlogApi } from '../api/metablog-api'
 import { createEventBus, type EventBus, type MetaBlogEvents } from '../event-bus'
+import { builtinSkills } from '../skills'
+import { AGENT_SKILL, createAgentSkill, planRequest } from '../skills/agent'
 import { Approvals, type ApprovalMode } from './approvals'
 import { createPlainChatState } from './chat-state'
 import { startHeartbeat } from './checkpoint-saver'
 import { currentTabId } from './tab-id'
 import { CostTracker } from './cost-tracker'
 import { classifyWithModel } from './classify'
-import { AGENT_SKILL, createAgentSkill, planRequest } from '../skills/agent'
 import type { Tool } from './define-tool'
 import { describeFailure } from './failure'
-import { builtinSkills } from '../skills'
 import type { SlashCommand } from './vocabulary'
-import { IntentRouter, missingDetail, shouldAskUser, type IntentParse, type RouteContext } from './intent-router'
+import { IntentRouter, type RouteContext } from './intent-router'
+import { ConversationHistory, replyInstead, routeRequest } from './route-request'
 import { createLogger, type Logger } from './logger'
 import { BUSY, STOPPED, messageId, pushNote } from './messages'
 import { ModelStatus } from './model-status'
@@ -50,8 +51,6 @@ export interface AgentRuntimeOptions {
   maxSteps?: number
 }
 
-/** Agent requests and answers remembered for the next request, so "make it shorter" has a referent. */
-const AGENT_HISTORY_LIMIT = 8
 
 /** The agent behind the orb: understands a request, runs the skill for it, and can stop or resume it. */
 export class AgentRuntime {
@@ -74,7 +73,7 @@ export class AgentRuntime {
   private initializing: Promise<void> | null = null
   private readonly resumable: ResumableTasks
   private readonly status: ModelStatus
-  private readonly agentHistory: NonNullable<TaskInputs['history']> = []
+  private readonly conversation = new ConversationHistory()
 
   constructor(options: AgentRuntimeOptions) {
     this.api = options.api
@@ -173,19 +172,6 @@ export class AgentRuntime {
     return this.skills.has(AGENT_SKILL) && this.status.ready
   }
 
-  /**
-   * A slash command or a confident pattern runs its recipe; other text goes to the agent when it
-   * can run, else to the model classifier and the old fallbacks.
-   */
-  private async understand(text: string, context: RouteContext): Promise<IntentParse> {
-    const local = this.router.parseLocally(text, context)
-    // "make it shorter" with nothing selected is no job for the selection-edit recipe; the agent can read the page.
-    const selectionless = local?.source === 'pattern' && local.intent === 'edit_content' && !context.selectedText && this.agentReady
-    if (local && !selectionless && (local.source === 'command' || !shouldAskUser(local))) return local
-    if (this.agentReady) return { intent: 'agent', confidence: 1, params: {}, source: 'agent' }
-    return this.router.route(text, context)
-  }
-
   /** Runs a plan-mode answer as an ask-mode agent request. */
   runPlan(plan: string, context: RouteContext = {}): Promise<TaskRecord | null> {
     return this.processInput(planRequest(plan), context, { mode: 'ask' })
@@ -206,7 +192,7 @@ export class AgentRuntime {
     try {
       this.machine.transition('UNDERSTANDING')
       await this.initialize()
-      parse = await this.understand(text, context)
+      parse = await routeRequest(this.router, text, context, this.agentReady)
     } finally {
       this.starting = null
     }
@@ -217,36 +203,19 @@ export class AgentRuntime {
     }
     this.logger.log('agent.intent.parsed', { intent: parse.intent, confidence: parse.confidence, source: parse.source })
     const skill = [...this.skills.values()].find((candidate) => candidate.intents.includes(parse.intent))
-    if (this.answerInstead(parse, skill)) {
+    const reply = replyInstead(parse, skill, this.router, this.status.ready)
+    if (reply !== null) {
+      if (reply === 'setup') this.showSetup()
+      else pushNote(this.state, reply.note)
       this.machine.transition('IDLE')
       return null
     }
     const inputs: TaskInputs = { text, intent: parse.intent, params: parse.params, currentFile: context.currentFile, selectedText: context.selectedText }
     if (parse.intent !== 'agent') return this.runTask(skill!, inputs)
-    const record = await this.runTask(skill!, { ...inputs, mode, history: [...this.agentHistory] })
-    this.rememberExchange(text, record)
-    return record
-  }
-
-  /** The request and the agent's final answer, for the next request's context. */
-  private rememberExchange(text: string, record: TaskRecord): void {
+    const record = await this.runTask(skill!, { ...inputs, mode, history: this.conversation.snapshot() })
     const answer = this.state.messages.findLast((message) => message.kind === 'assistant' && message.taskId === record.taskId)
-    this.agentHistory.push({ role: 'user', text })
-    if (answer?.kind === 'assistant' && answer.text) this.agentHistory.push({ role: 'assistant', text: answer.text.slice(0, 4000) })
-    this.agentHistory.splice(0, Math.max(0, this.agentHistory.length - AGENT_HISTORY_LIMIT))
-  }
-
-  /** Help, a guess too unsure to act on, a skill without its model, a request without its topic: a reply, not a task. */
-  private answerInstead(parse: IntentParse, skill: Skill | undefined): boolean {
-    const question = missingDetail(parse)
-    const unknownCommand = parse.params.unknownCommand
-    const { help } = this.router.vocabulary
-    if (parse.intent === 'help') pushNote(this.state, unknownCommand === undefined ? help : `${this.router.vocabulary.unknownCommandNote(unknownCommand)}\n\n${help}`)
-    else if (!skill || shouldAskUser(parse)) pushNote(this.state, `I'm not sure what you'd like me to do. ${help}`)
-    else if (skill.needsModel && !this.status.ready) this.showSetup()
-    else if (question !== undefined) pushNote(this.state, question)
-    else return false
-    return true
+    this.conversation.remember(text, answer?.kind === 'assistant' ? answer.text : undefined)
+    return record
   }
 
   /** Stops the request being understood, the resume being checked, or the running task at once: CANCELLED, locks released, checkpoint kept for a resume. */
