@@ -1,4 +1,5 @@
 import { neutralizedNotice, sanitizeMarkdown } from '../skills/sanitize-markdown'
+import { ClientError } from '../api/errors'
 import { defineTool } from '../runtime/define-tool'
 
 interface Args {
@@ -21,6 +22,10 @@ export const createPage = defineTool({
     required: ['path', 'title', 'content'],
   },
   async execute({ path, title, content }: Args, context) {
+    // Before the card: the author is not asked to approve a page that cannot be created.
+    if ((await context.api.readHash(path, { signal: context.signal })) !== null) {
+      throw new ClientError('ERR_EXISTS', `${path} already exists. Pick another path, or read it and edit it instead.`)
+    }
     const body = sanitizeMarkdown(content.replace(/^---/, '\\---'))
     // A JSON string is a valid YAML double-quoted scalar: nothing in the title can escape it.
     const page = `---\ntitle: ${JSON.stringify(title.replace(/\s+/g, ' ').trim())}\n---\n\n${body.markdown.trim()}\n`
