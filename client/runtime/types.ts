@@ -29,6 +29,8 @@ export interface Proposal {
   after: string
   /** Something the author should know before deciding (e.g. raw HTML in the model's text was made inert). */
   warning?: string
+  /** The card offers a reason for a rejection, which goes back to the model (the agent's tools). */
+  askReason?: boolean
 }
 
 export type ApprovalDecision = { action: 'accept'; after?: string } | { action: 'reject'; reason?: string }

@@ -31,6 +31,7 @@ export const createPage = defineTool({
     const page = `---\ntitle: ${JSON.stringify(title.replace(/\s+/g, ' ').trim())}\n---\n\n${body.markdown.trim()}\n`
     const decision = await context.approve({
       kind: 'create',
+      askReason: true,
       path,
       summary: `New page ${path}`,
       before: '',

@@ -15,7 +15,7 @@ export const deletePage = defineTool({
   },
   async execute({ path }: Args, context) {
     const page = context.pages.lastRead(path) ?? (await context.pages.readPage(path))
-    const decision = await context.approve({ kind: 'delete', path, summary: `Delete ${path}`, before: page.content, after: '' })
+    const decision = await context.approve({ kind: 'delete', path, summary: `Delete ${path}`, before: page.content, after: '', askReason: true })
     if (decision.action === 'reject') return { status: 'rejected', reason: `rejected by the author (${decision.reason ?? 'no reason given'}); the page is kept` }
     await context.pages.deletePage(path)
     return { status: 'deleted', path }

@@ -45,6 +45,7 @@ export const editPage = defineTool({
     const applied = applyEdits(page.content, edits)
     const decision = await context.approve({
       kind: 'edit',
+      askReason: true,
       path,
       summary: `Edit ${path} (${edits.length} change${edits.length === 1 ? '' : 's'})`,
       before: applied.before,
