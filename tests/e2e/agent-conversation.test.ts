@@ -30,6 +30,8 @@ describe('a conversation with the agent in the browser', () => {
     const { page, fake } = studio
     await studio.visit('/posts/atomic-file-writes')
     await studio.markDocument()
+    // The agent.maxSteps option reaches the page (Vite defines it as a global in dev).
+    expect(await page.evaluate('globalThis.__METABLOG_AGENT_MAX_STEPS__')).toBe(10)
     const before = await studio.read(PAGE)
     fake.enqueue(
       call('call_read', 'read_page', { path: PAGE }),
