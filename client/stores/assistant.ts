@@ -73,6 +73,8 @@ export const useAssistantStore = defineStore('metablog-assistant', () => {
   /** A finished task can no longer take decisions, and its last reply shows what the task spent. */
   function settleTask(id: string): void {
     patchMessages((message) => isLiveCard(message) && 'taskId' in message && message.taskId === id, () => ({ interrupted: true }))
+    // A tool call still running when its task ended was stopped with it.
+    patchMessages((message) => message.kind === 'tool' && message.status === 'running' && message.taskId === id, () => ({ interrupted: true }))
     const spent = runtime?.costs.task(id)
     const replies = messages.value.filter((message) => message.kind === 'assistant' && message.taskId === id)
     const last = replies.at(-1)

@@ -1,5 +1,6 @@
 import { neutralizedNotice, sanitizeMarkdown } from '../skills/sanitize-markdown'
 import { ClientError } from '../api/errors'
+import { pagePath } from './page-path'
 import { defineTool } from '../runtime/define-tool'
 
 interface Args {
@@ -21,7 +22,8 @@ export const createPage = defineTool({
     },
     required: ['path', 'title', 'content'],
   },
-  async execute({ path, title, content }: Args, context) {
+  async execute({ path: asked, title, content }: Args, context) {
+    const path = pagePath(asked)
     // Before the card: the author is not asked to approve a page that cannot be created.
     if ((await context.api.readHash(path, { signal: context.signal })) !== null) {
       throw new ClientError('ERR_EXISTS', `${path} already exists. Pick another path, or read it and edit it instead.`)

@@ -1,3 +1,4 @@
+import { pagePath } from './page-path'
 import { defineTool } from '../runtime/define-tool'
 
 interface Args {
@@ -13,7 +14,8 @@ export const deletePage = defineTool({
     properties: { path: { type: 'string', minLength: 4, maxLength: 300 } },
     required: ['path'],
   },
-  async execute({ path }: Args, context) {
+  async execute({ path: asked }: Args, context) {
+    const path = pagePath(asked)
     const page = context.pages.lastRead(path) ?? (await context.pages.readPage(path))
     const decision = await context.approve({ kind: 'delete', path, summary: `Delete ${path}`, before: page.content, after: '', askReason: true })
     if (decision.action === 'reject') return { status: 'rejected', reason: `rejected by the author (${decision.reason ?? 'no reason given'}); the page is kept` }

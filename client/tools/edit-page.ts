@@ -1,4 +1,5 @@
 import { neutralizedNotice } from '../skills/sanitize-markdown'
+import { pagePath } from './page-path'
 import { defineTool, type ToolContext } from '../runtime/define-tool'
 import { staleError, type ReadPage } from '../runtime/page-operations'
 import { applyEdits, type TextEdit } from './apply-edits'
@@ -40,7 +41,8 @@ export const editPage = defineTool({
     },
     required: ['path', 'edits'],
   },
-  async execute({ path, edits }: Args, context) {
+  async execute({ path: asked, edits }: Args, context) {
+    const path = pagePath(asked)
     const page = await versionRead(path, context)
     const applied = applyEdits(page.content, edits)
     const decision = await context.approve({

@@ -1,3 +1,4 @@
+import { pagePath } from './page-path'
 import { defineTool } from '../runtime/define-tool'
 
 interface Args {
@@ -15,7 +16,8 @@ export const getLinks = defineTool({
     properties: { path: { type: 'string', minLength: 4, maxLength: 300 } },
     required: ['path'],
   },
-  async execute({ path }: Args, { api, signal }) {
+  async execute({ path: asked }: Args, { api, signal }) {
+    const path = pagePath(asked)
     const graph = await api.graph({ signal })
     return {
       outgoing: unique(graph.edges.filter((edge) => edge.source === path).map((edge) => edge.target)),

@@ -2,12 +2,12 @@
 import { mount, type VueWrapper } from '@vue/test-utils'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import ChatPanel from '../../../../client/components/ChatPanel.vue'
-import { flush, setUpAssistant, until } from './assistant-harness'
+import { deferred, flush, scriptedSkill, setUpAssistant, until } from './assistant-harness'
 
 let wrapper: VueWrapper | undefined
 
-async function mountPanel() {
-  const setup = await setUpAssistant()
+async function mountPanel(options: Parameters<typeof setUpAssistant>[0] = {}) {
+  const setup = await setUpAssistant(options)
   wrapper = mount(ChatPanel, { global: { plugins: [setup.pinia] }, attachTo: document.body })
   await flush()
   return setup
@@ -68,5 +68,16 @@ describe('the agent in the panel', () => {
     expect(store.approvalMode).toBe('plan')
     expect(runtime.approvalMode).toBe('plan')
     expect(radios[2]!.getAttribute('aria-checked')).toBe('true')
+  })
+
+  it('a tool call still running when its task stops shows as stopped', async () => {
+    const gate = deferred()
+    const skill = scriptedSkill({ one: (context) => void context.showToolCall({ name: 'read_page', summary: 'read_page posts/a.md…', arguments: {} }), two: () => undefined }, { two: gate })
+    const { store } = await mountPanel({ skills: [skill] })
+    store.send('/ask x')
+    const row = () => document.querySelector<HTMLElement>('[data-testid="metablog-tool-call"]')
+    await until(() => row()?.dataset.status === 'running', 'the running row')
+    store.stop()
+    await until(() => row()?.dataset.status === 'stopped', 'the row to show it stopped')
   })
 })
