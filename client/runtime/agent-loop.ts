@@ -78,6 +78,8 @@ async function modelTurn(context: SkillContext, messages: ChatCompletionMessageP
         reply ??= context.replyStream()
         reply.append(delta)
       },
+      // Also keeps the watchdog quiet while a slow model writes a long call (a whole new page).
+      onToolCallProgress: (name, characters) => context.progress(`Writing the ${name || 'tool'} call… ${characters.toLocaleString('en-US')} characters`),
     })
     return turn
   } finally {

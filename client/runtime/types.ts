@@ -53,6 +53,12 @@ export interface ModelToolCall {
   error?: string
 }
 
+export interface TurnHandlers {
+  onText?: (delta: string, text: string) => void
+  /** A tool call being written: its name and the length of its arguments so far. */
+  onToolCallProgress?: (name: string, characters: number) => void
+}
+
 /** One model turn: its text, the tools it called, why it stopped, and what it cost. */
 export interface ModelTurn {
   text: string
@@ -66,7 +72,7 @@ export interface ModelPort {
   readonly model: string
   complete(request: ModelRequest, options?: { onText?: (delta: string, text: string) => void }): Promise<string>
   /** The same call, answered whole: text, tool calls, finish reason and usage. */
-  turn(request: ModelRequest, options?: { onText?: (delta: string, text: string) => void }): Promise<ModelTurn>
+  turn(request: ModelRequest, options?: TurnHandlers): Promise<ModelTurn>
 }
 
 export interface SkillContext {

@@ -72,6 +72,8 @@ describe('the agent loop', () => {
     expect(result.proposals).toMatchObject([{ kind: 'edit', before: 'Alpha text.', after: 'Beta text.' }])
     expect(content('posts/a.md')).toBe('# A\n\nBeta text.\n')
     expect(result.outputs.get('loop')).toMatchObject({ text: 'Done.', steps: 3, stopped: false })
+    // The progress bar follows a tool call as the model writes it.
+    expect(result.progress).toContain(`Writing the edit_page call… ${editA.toolCalls[0]!.arguments.length} characters`)
   })
 
   it('does not apply an edit again whose write landed just before an interruption', async () => {
