@@ -6,6 +6,7 @@ import { agentPrompt, blogShape, type BlogShape } from './agent-prompt'
 import { executeToolCall, toolSet, toolSpecs, type Tool, type ToolContext, type ToolOutcome } from './define-tool'
 import { NO_MODEL } from './messages'
 import { createPageOperations } from './page-operations'
+import { pagePath } from './page-path'
 import type { ModelToolCall, ModelTurn, SkillContext } from './types'
 
 export const DEFAULT_MAX_STEPS = 10
@@ -53,10 +54,11 @@ async function runCall(context: SkillContext, tools: readonly Tool[], offered: r
   const row = context.showToolCall({ name: call.name, summary: `${call.name}${typeof subject === 'string' ? ` ${subject}` : ''}…`, arguments: call.arguments ?? call.rawArguments })
   let outcome: ToolOutcome
   const tool = tools.find((candidate) => candidate.name === call.name)
-  if (tool && tool.category !== 'read' && typeof subject === 'string' && context.landedWrite(subject)) {
+  const page = typeof call.arguments?.path === 'string' ? pagePath(call.arguments.path) : undefined
+  if (tool && tool.category !== 'read' && page !== undefined && context.landedWrite(page)) {
     // The write landed just before the interruption, but its result was not saved: doing it again would apply it twice.
-    outcome = { ok: true, result: { status: 'applied', path: subject, note: 'applied before an interruption' }, summary: `${tool.describe(call.arguments)} (before the interruption)` }
-  } else if (!offered.some((tool) => tool.name === call.name) && tools.some((tool) => tool.name === call.name)) {
+    outcome = { ok: true, result: { status: 'applied', path: page, note: 'applied before an interruption' }, summary: `${tool.describe(call.arguments)} (before the interruption)` }
+  } else if (tool && !offered.includes(tool)) {
     const message = `${call.name} is not available in plan mode: only read tools are. Finish with a numbered plan instead.`
     outcome = { ok: false, error: { code: 'ERR_TOOL_NOT_ALLOWED', message }, summary: `${call.name}: not allowed in plan mode` }
   } else {

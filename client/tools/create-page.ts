@@ -1,6 +1,6 @@
 import { neutralizedNotice, sanitizeMarkdown } from '../skills/sanitize-markdown'
 import { ClientError } from '../api/errors'
-import { pagePath } from './page-path'
+import { pagePath } from '../runtime/page-path'
 import { defineTool } from '../runtime/define-tool'
 
 interface Args {

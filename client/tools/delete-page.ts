@@ -1,4 +1,4 @@
-import { pagePath } from './page-path'
+import { pagePath } from '../runtime/page-path'
 import { defineTool } from '../runtime/define-tool'
 
 interface Args {

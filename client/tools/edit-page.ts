@@ -1,5 +1,5 @@
 import { neutralizedNotice } from '../skills/sanitize-markdown'
-import { pagePath } from './page-path'
+import { pagePath } from '../runtime/page-path'
 import { defineTool, type ToolContext } from '../runtime/define-tool'
 import { staleError, type ReadPage } from '../runtime/page-operations'
 import { applyEdits, type TextEdit } from './apply-edits'

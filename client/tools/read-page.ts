@@ -1,5 +1,5 @@
 import { defineTool } from '../runtime/define-tool'
-import { pagePath } from './page-path'
+import { pagePath } from '../runtime/page-path'
 import { pageTitle } from './page-title'
 
 /** About 8k tokens: a longer page comes in parts, so one read cannot fill the model's context. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { pagePath } from '../../../../client/tools/page-path'
+import { pagePath } from '../../../../client/runtime/page-path'
 import { MAX_READ_CHARS, readPage } from '../../../../client/tools/read-page'
 import type { ToolContext } from '../../../../client/runtime/define-tool'
 
