@@ -5,7 +5,6 @@ import { SkillError } from '../api/errors'
 import { agentPrompt, blogShape, type BlogShape } from './agent-prompt'
 import { executeToolCall, toolSet, toolSpecs, type Tool, type ToolContext, type ToolOutcome } from './define-tool'
 import { NO_MODEL } from './messages'
-import { createPageOperations } from './page-operations'
 import { pagePath } from './page-path'
 import type { ModelToolCall, ModelTurn, SkillContext } from './types'
 
@@ -109,7 +108,7 @@ export async function runAgentLoop(context: SkillContext, options: AgentLoopOpti
   const toolContext: ToolContext = {
     signal: context.signal,
     api: context.api,
-    pages: createPageOperations(context),
+    pages: context.pages,
     approve: (proposal) => context.approve(proposal, mode),
   }
   const done = stepCountIs(options.maxSteps)

@@ -5,6 +5,7 @@ import { CheckpointSaver, type CheckpointData } from './checkpoint-saver'
 import { hashText } from './hash'
 import { messageId } from './messages'
 import { createModelPort } from './model-port'
+import { createPageOperations } from './page-operations'
 import { createTaskId, type TaskHost } from './task-host'
 import type { Skill, SkillContext, TaskInputs, ToolRowOutcome } from './types'
 
@@ -213,7 +214,7 @@ export class TaskRun {
       host.llm && host.model
         ? createModelPort({ client: host.llm, model: host.model, taskId: this.taskId, signal: this.signal, costs: host.costs, logger: host.logger })
         : null
-    return {
+    const context: Omit<SkillContext, 'pages'> = {
       taskId: this.taskId,
       inputs: this.inputs,
       signal: this.signal,
@@ -267,6 +268,7 @@ export class TaskRun {
       showToolCall: (call) => this.showToolCall(call),
       landedWrite: (path) => this.landed.has(path),
     }
+    return { ...context, pages: createPageOperations(context) }
   }
 
   private showToolCall(call: { name: string; summary: string; arguments: unknown }): { finish(outcome: ToolRowOutcome): void } {

@@ -5,6 +5,7 @@ import type { MetaBlogApi } from '../api/metablog-api'
 import type { ApprovalMode } from './approvals'
 import type { CostTotals } from './cost-tracker'
 import type { SkillCommand, SkillPatterns } from './define-skill'
+import type { PageOperations } from './page-operations'
 import type { Intent, IntentParams } from './intent-types'
 import type { AgentState } from './state-machine'
 
@@ -80,6 +81,8 @@ export interface SkillContext {
   readonly inputs: TaskInputs
   readonly signal: AbortSignal
   readonly api: MetaBlogApi
+  /** Reads and writes pages with hashes the runtime keeps; a stale write becomes a conflict card. */
+  readonly pages: PageOperations
   /** Null when no model is configured: skills that can, degrade. */
   readonly model: ModelPort | null
   /** Text the running step had streamed before the task was interrupted, to continue from. */

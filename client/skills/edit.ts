@@ -3,7 +3,6 @@ import { parseEditCommand } from '../runtime/intent-commands'
 import { editRule } from '../runtime/intent-patterns'
 import type { Skill, SkillContext } from '../runtime/types'
 import { locateSelection } from './locate'
-import { writeChecked } from './page-write'
 import { system, user } from './prompts'
 import { SkillError } from '../api/errors'
 import { neutralizedNotice, sanitizeMarkdown, type Neutralized } from './sanitize-markdown'
@@ -122,7 +121,7 @@ export const editSkill = defineSkill({
         const review = context.output<Review>('review')
         if (!review.accepted) return null
         const original = target.source.slice(target.start, target.end)
-        const result = await writeChecked(context, {
+        const result = await context.pages.writeChecked({
           path: target.path,
           content: target.source.slice(0, target.start) + review.replacement + target.source.slice(target.end),
           hash: target.hash,

@@ -3,7 +3,6 @@ import { graphRule } from '../runtime/intent-patterns'
 import type { Skill, SkillContext } from '../runtime/types'
 import { describePageLinks, describeSite, pageLinks } from './graph-report'
 import { pageLink } from './page-link'
-import { writeChecked } from './page-write'
 import { findUnlinkedMentions, linkMentions, wikiLinkFor, type LinkCandidate, type Mention } from './unlinked-mentions'
 
 interface Inspection {
@@ -94,7 +93,7 @@ export const graphSkill = defineSkill({
           return null
         }
         const targets = mentions.map((mention) => ({ path: mention.path, title: mention.title }))
-        const result = await writeChecked(context, {
+        const result = await context.pages.writeChecked({
           path,
           content: decision.after ?? after,
           hash,

@@ -8,7 +8,6 @@ import { extractiveSummary, firstSentence } from './extractive-summary'
 import { setFrontMatterField, stripFrontMatter } from './markdown'
 import { pageLink } from './page-link'
 import { readTargetPage, type PageRequest, type TargetPage } from './page-target'
-import { writeChecked } from './page-write'
 import { system, user } from './prompts'
 import { wantsSavedDescription, withoutSaveClause } from './save-request'
 import { SkillError } from '../api/errors'
@@ -151,7 +150,7 @@ export const summarizeSkill = defineSkill({
         }
         // Front matter is one line per field here: fold an edited description onto one line.
         const description = (decision.after ?? sentence).replace(/\s+/g, ' ').trim()
-        const result = await writeChecked(context, {
+        const result = await context.pages.writeChecked({
           path: page.path,
           content: setFrontMatterField(page.content, 'description', description),
           hash: page.hash,

@@ -4,7 +4,6 @@ import { parseWriteCommand } from '../runtime/intent-commands'
 import { writeRule } from '../runtime/intent-patterns'
 import type { Skill, SkillContext } from '../runtime/types'
 import { composeFrontMatter, routeOf, slugForTitle, stripFrontMatter, today } from './markdown'
-import { writeChecked } from './page-write'
 import { system, user } from './prompts'
 import { requireModel } from './stream-reply'
 import { lengthHint, pageBody, saveDraft, topicOf, writeContent, type Content, type Draft, type Outline, type SavedDraft } from './write-content'
@@ -129,7 +128,7 @@ export const writeSkill = defineSkill({
         const related = context.output<Related>('related').filter((page) => page.path !== path)
         const frontMatter = composeFrontMatter({ title, date: today(), tags: details.tags, description: details.description })
         const finish = (text: string) => `${frontMatter}\n${text}${text.includes(RELATED_HEADING) ? '' : relatedSection(related)}\n`
-        const result = await writeChecked(context, {
+        const result = await context.pages.writeChecked({
           path,
           content: finish(pageBody(body)),
           // The hash the task last wrote: an edit the author made since is theirs to keep.

@@ -2,6 +2,7 @@
 // in-memory blog that keeps the file API's hash rules and a scripted model that records its calls.
 import { ApiError } from '../../../../client/api/errors'
 import type { MetaBlogApi } from '../../../../client/api/metablog-api'
+import { createPageOperations } from '../../../../client/runtime/page-operations'
 import type { ApprovalDecision, ConflictDecision, ModelPort, ModelRequest, Proposal, Skill, SkillContext, TaskInputs } from '../../../../client/runtime/types'
 import type { GraphResponse, SearchResult } from '../../../../plugin/protocol'
 
@@ -147,7 +148,7 @@ export async function runSkill(skill: Skill, options: RunOptions): Promise<Run> 
     for (const step of skill.steps) {
       if (run.outputs.has(step.id)) continue
       const resumedText = run.partial?.stepId === step.id ? run.partial.text : ''
-      const context: SkillContext = {
+      const base: Omit<SkillContext, 'pages'> = {
         taskId: 'task-test',
         inputs,
         signal: options.signal ?? new AbortController().signal,
@@ -195,6 +196,7 @@ export async function runSkill(skill: Skill, options: RunOptions): Promise<Run> 
         showToolCall: () => ({ finish: () => undefined }),
         landedWrite: (path) => options.landed?.includes(path) ?? false,
       }
+      const context: SkillContext = { ...base, pages: createPageOperations(base) }
       const output = await step.run(context)
       run.outputs.set(step.id, output ?? null)
       run.partial = undefined
