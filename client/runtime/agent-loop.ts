@@ -1,7 +1,7 @@
 // The tool loop: model → tool calls → results → model, at most `maxSteps` model turns. Every
 // model turn and tool result is recorded (checkpointed), so a resumed loop reuses them.
 import type { ChatCompletionMessageParam } from 'openai/resources'
-import { SkillError } from '../api/errors'
+import { SkillError, errorCode } from '../api/errors'
 import { agentPrompt, blogShape, type BlogShape } from './agent-prompt'
 import { executeToolCall, toolSet, toolSpecs, type Tool, type ToolContext, type ToolOutcome } from './define-tool'
 import { NO_MODEL } from './messages'
@@ -67,6 +67,15 @@ async function runCall(context: SkillContext, tools: readonly Tool[], offered: r
   return outcome
 }
 
+/** A provider that refuses the `tools` parameter: the model cannot call tools, which the author can fix. */
+function noToolsError(error: unknown, model: string): SkillError | undefined {
+  if (errorCode(error) !== 'ERR_LLM_BAD_REQUEST' || !/\btools?\b|function/i.test((error as Error).message)) return undefined
+  return new SkillError(
+    'ERR_LLM_NO_TOOLS',
+    `The model ${model} refused the tool definitions, so it probably cannot call tools (${(error as Error).message}). Choose a model that can (gpt-4o-mini, deepseek-chat, qwen-plus, llama3.1 on Ollama) with METABLOG_MODEL, or use the slash commands: /help lists them.`,
+  )
+}
+
 /** One model turn, streamed into a reply that appears with the first text (a turn of tool calls alone shows none). */
 async function modelTurn(context: SkillContext, messages: ChatCompletionMessageParam[], offered: readonly Tool[]): Promise<ModelTurn> {
   if (!context.model) throw new SkillError('ERR_LLM_UNCONFIGURED', NO_MODEL)
@@ -83,6 +92,8 @@ async function modelTurn(context: SkillContext, messages: ChatCompletionMessageP
       onToolCallProgress: (name, characters) => context.progress(`Writing the ${name || 'tool'} call… ${characters.toLocaleString('en-US')} characters`),
     })
     return turn
+  } catch (error) {
+    throw noToolsError(error, context.model.model) ?? error
   } finally {
     const final = turn !== undefined && turn.toolCalls.length === 0
     // A plan-mode final answer is the plan: its reply carries the "Run this plan" action.

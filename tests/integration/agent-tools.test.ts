@@ -125,3 +125,14 @@ describe('the write tools against the real dev server', () => {
     expect(state.messages.filter((message) => message.kind === 'approval').map((card) => card.kind === 'approval' && card.status)).toEqual(['accepted'])
   }, 30_000)
 })
+
+describe('a model that cannot call tools', () => {
+  it('gets an error card that says so and points to models and slash commands', async () => {
+    fake.enqueue({ status: 400, errorMessage: "'tools' is not supported by this model", errorCode: 'invalid_request_error' })
+    const { runtime, state } = agent()
+    expect((await runtime.processInput('compare my two newest posts'))?.outcome).toBe('ERROR')
+    const card = state.messages.find((message) => message.kind === 'error')
+    expect(card).toMatchObject({ code: 'ERR_LLM_NO_TOOLS', message: expect.stringMatching(/cannot call tools.*\/help/s) })
+  }, 30_000)
+})
+
