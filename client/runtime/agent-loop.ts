@@ -123,15 +123,22 @@ export async function runAgentLoop(context: SkillContext, options: AgentLoopOpti
     approve: (proposal) => context.approve(proposal, mode),
   }
   const done = stepCountIs(options.maxSteps)
+  // The last record's save: everything recorded is saved before the next paid model request starts.
+  let saved: Promise<void> = Promise.resolve()
   for (let step = 0; !done(step); step++) {
     context.progress(step === 0 ? 'Thinking…' : `Step ${step + 1} of at most ${options.maxSteps}`)
     let turn = context.recorded<ModelTurn>(`turn-${step}`)
     if (!turn) {
+      await saved
       turn = await modelTurn(context, messages, offered)
-      await context.record(`turn-${step}`, turn)
+      // Not waited for: the tools run while it is sent (a write saves the checkpoint before it is made).
+      saved = context.record(`turn-${step}`, turn)
     }
     messages.push(assistantMessage(turn))
-    if (turn.toolCalls.length === 0) return { text: turn.text, steps: step + 1, stopped: false }
+    if (turn.toolCalls.length === 0) {
+      await saved
+      return { text: turn.text, steps: step + 1, stopped: false }
+    }
     for (const [index, call] of turn.toolCalls.entries()) {
       const id = `tool-${step}-${index}`
       let outcome = context.recorded<ToolOutcome>(id)
@@ -139,12 +146,13 @@ export async function runAgentLoop(context: SkillContext, options: AgentLoopOpti
         context.progress(`Running ${call.name}`)
         outcome = await runCall(context, options.tools, offered, call, toolContext)
         context.signal.throwIfAborted()
-        const saving = context.record(id, outcome)
-        // A read is cheap to repeat; a write's result must be saved before anything else happens.
-        if (!isRead(options.tools, call.name)) await saving
+        saved = context.record(id, outcome)
+        // A write's result must be saved before anything else happens; a read's only before the next model request.
+        if (!isRead(options.tools, call.name)) await saved
       }
       messages.push({ role: 'tool', tool_call_id: call.id, content: outcomeText(outcome) })
     }
   }
+  await saved
   return { text: '', steps: options.maxSteps, stopped: true }
 }
