@@ -44,9 +44,9 @@ describe('an agent turn interrupted by a dead dev server', () => {
     )
     const first = createTestRuntime(server, { skills: builtinSkills, tools: builtinTools })
     const running = first.runtime.processInput('add a sentence about fsync to the second section', { currentFile: PAGE })
-    const card = await until(() => pendingCard(first.state.messages, 'approval'), 15_000, 'the approval card')
+    const card = await until(() => pendingCard(first.state.messages, 'approval'), 30_000, 'the approval card')
     first.runtime.decide(card.id, { action: 'accept' })
-    await until(() => fake.chatRequests.length === 3, 15_000, 'the request for the final answer')
+    await until(() => fake.chatRequests.length === 3, 30_000, 'the request for the final answer')
     expect(await fs.readFile(path.join(root, PAGE), 'utf8')).toBe(SOURCE.replace('then rename it.', `then rename it.${SENTENCE}`))
 
     await server.kill()

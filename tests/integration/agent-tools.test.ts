@@ -15,7 +15,13 @@ beforeAll(async () => {
   dev = await startDevServer({ env: fakeModelEnv(fake) })
 })
 
-afterEach(() => fake.reset())
+/** Runtimes a test started: a test that fails mid-task must not leave one consuming the next test's replies. */
+const started: { abort(): boolean }[] = []
+
+afterEach(() => {
+  for (const runtime of started.splice(0)) runtime.abort()
+  fake.reset()
+})
 
 afterAll(async () => {
   await dev?.close()
@@ -32,7 +38,9 @@ const results = (index: number) =>
 const exists = (page: string) => fs.access(path.join(dev.root, page)).then(() => true, () => false)
 
 function agent() {
-  return createTestRuntime(dev, { skills: builtinSkills, tools: builtinTools })
+  const created = createTestRuntime(dev, { skills: builtinSkills, tools: builtinTools })
+  started.push(created.runtime)
+  return created
 }
 
 describe('the read tools against the real dev server', () => {
@@ -62,7 +70,7 @@ describe('the read tools against the real dev server', () => {
       'Read guide/getting-started.md (lines 8–10)',
       'Links of index.md — 1 out, 1 in',
     ])
-  }, 30_000)
+  }, 90_000)
 })
 
 describe('the write tools against the real dev server', () => {
@@ -74,7 +82,7 @@ describe('the write tools against the real dev server', () => {
     )
     const { runtime, state } = agent()
     const running = runtime.processInput('write a short note on fsync as a new page')
-    const card = await until(() => pendingCard(state.messages, 'approval'), 10_000, 'the approval card')
+    const card = await until(() => pendingCard(state.messages, 'approval'), 30_000, 'the approval card')
     expect(card.kind === 'approval' && card.proposal).toMatchObject({ kind: 'create', path: 'posts/fsync.md', before: '' })
     runtime.decide(card.id, { action: 'accept' })
     expect((await running)?.outcome).toBe('COMPLETED')
@@ -85,7 +93,7 @@ describe('the write tools against the real dev server', () => {
     expect(results(2)[1].error).toMatchObject({ code: 'ERR_EXISTS' })
     const { json } = await dev.api('/pages')
     expect(json.pages.find((page: { path: string }) => page.path === 'posts/fsync.md')?.title).toBe('Why fsync: "durability"')
-  }, 30_000)
+  }, 90_000)
 
   it('delete_page asks even in auto-edit mode, and a rejection with its reason goes back to the model', async () => {
     await fs.mkdir(path.join(dev.root, 'posts'), { recursive: true })
@@ -94,16 +102,16 @@ describe('the write tools against the real dev server', () => {
     const { runtime, state } = agent()
     runtime.approvalMode = 'auto-edit'
     const running = runtime.processInput('remove my old page')
-    const card = await until(() => pendingCard(state.messages, 'approval'), 10_000, 'the delete card')
+    const card = await until(() => pendingCard(state.messages, 'approval'), 30_000, 'the delete card')
     runtime.decide(card.id, { action: 'reject', reason: 'I still link to it' })
-    const again = await until(() => state.messages.filter((message) => message.kind === 'approval' && message.status === 'pending')[0], 10_000, 'the second card')
+    const again = await until(() => state.messages.filter((message) => message.kind === 'approval' && message.status === 'pending')[0], 30_000, 'the second card')
     expect(await exists('posts/old.md')).toBe(true)
     runtime.decide(again.id, { action: 'accept' })
     expect((await running)?.outcome).toBe('COMPLETED')
     expect(results(1)).toEqual([{ status: 'rejected', reason: 'rejected by the author (I still link to it); the page is kept' }])
     expect(results(2)[1]).toEqual({ status: 'deleted', path: 'posts/old.md' })
     expect(await exists('posts/old.md')).toBe(false)
-  }, 30_000)
+  }, 90_000)
 
   it('auto-edit applies an edit at once; a bad path or a refused write comes back as the server\'s error', async () => {
     await fs.mkdir(path.join(dev.root, 'posts'), { recursive: true })
@@ -123,7 +131,7 @@ describe('the write tools against the real dev server', () => {
     expect(hidden.error).toMatchObject({ code: 'ERR_BAD_PATH' })
     // The edit's card shows as accepted; the bad create_page path is refused before any card.
     expect(state.messages.filter((message) => message.kind === 'approval').map((card) => card.kind === 'approval' && card.status)).toEqual(['accepted'])
-  }, 30_000)
+  }, 90_000)
 })
 
 describe('a model that cannot call tools', () => {
@@ -133,6 +141,6 @@ describe('a model that cannot call tools', () => {
     expect((await runtime.processInput('compare my two newest posts'))?.outcome).toBe('ERROR')
     const card = state.messages.find((message) => message.kind === 'error')
     expect(card).toMatchObject({ code: 'ERR_LLM_NO_TOOLS', message: expect.stringMatching(/cannot call tools.*\/help/s) })
-  }, 30_000)
+  }, 90_000)
 })
 
