@@ -68,6 +68,10 @@ describe('the agent in the panel', () => {
     expect(store.approvalMode).toBe('plan')
     expect(runtime.approvalMode).toBe('plan')
     expect(radios[2]!.getAttribute('aria-checked')).toBe('true')
+    radios[2]!.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true }))
+    await flush()
+    expect(store.approvalMode).toBe('ask')
+    expect(radios.map((radio) => radio.tabIndex)).toEqual([0, -1, -1])
   })
 
   it('a tool call still running when its task stops shows as stopped', async () => {
