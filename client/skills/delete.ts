@@ -16,6 +16,7 @@ export const deleteSkill = defineSkill({
   name: 'delete',
   intents: ['delete_article'],
   needsModel: false,
+  params: ['path', 'pageHint'],
   commands: [
     { name: 'delete', description: 'Delete a page (after you confirm)', help: '**/delete** a page — delete a post (after you confirm)', hidden: true, order: 80, parse: parseTargetCommand },
   ],

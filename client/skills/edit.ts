@@ -52,6 +52,7 @@ export const editSkill = defineSkill({
   name: 'edit',
   intents: ['edit_content'],
   needsModel: true,
+  params: ['path', 'instruction'],
   commands: [
     { name: 'edit', argument: 'instruction', description: 'Rewrite the text you selected on the page', help: '**/edit** an instruction — rewrite the text you selected on the page', order: 20, parse: parseEditCommand },
   ],

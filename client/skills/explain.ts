@@ -47,6 +47,7 @@ export const explainSkill = defineSkill({
   name: 'explain',
   intents: ['explain_code'],
   needsModel: true,
+  params: ['path'],
   commands: [
     {
       name: 'explain',

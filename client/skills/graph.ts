@@ -35,6 +35,7 @@ export const graphSkill = defineSkill({
   name: 'graph',
   intents: ['update_graph'],
   needsModel: false,
+  params: ['path'],
   commands: [
     { name: 'graph', description: 'Backlinks, unresolved links and link ideas for this page', help: '**/graph** — backlinks, unresolved links and link suggestions for this page', order: 50 },
   ],

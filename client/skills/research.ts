@@ -41,6 +41,7 @@ export const researchSkill = defineSkill({
   name: 'research',
   intents: ['research', 'answer_question'],
   needsModel: false,
+  params: ['query'],
   commands: [
     { name: 'research', argument: 'question', description: 'Answer from your own posts, with links', help: '**/research** a question — answer from your own posts, with links', order: 40, parse: parseQueryCommand },
     { name: 'search', description: 'Search your posts', hidden: true, order: 41, parse: parseQueryCommand },

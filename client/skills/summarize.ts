@@ -89,6 +89,7 @@ export const summarizeSkill = defineSkill({
   name: 'summarize',
   intents: ['summarize'],
   needsModel: false,
+  params: ['path', 'pageHint'],
   commands: [
     { name: 'summarize', description: 'Summarize this page (or a named one)', help: '**/summarize** — summarize this page (or a named one)', order: 30, parse: parseTargetCommand },
     { name: 'summarise', description: 'Summarize this page', hidden: true, order: 31, parse: parseTargetCommand },

@@ -41,6 +41,7 @@ export const writeSkill = defineSkill({
   name: 'write',
   intents: ['write_article'],
   needsModel: true,
+  params: ['topic', 'style', 'length'],
   commands: [
     { name: 'write', argument: 'topic', description: 'Draft a new post into a Markdown file', help: '**/write** a topic — draft a new post (or "write a post about …", "写一篇关于…的文章")', order: 10, parse: parseWriteCommand },
     { name: 'draft', description: 'Draft a new post', hidden: true, order: 11, parse: parseWriteCommand },

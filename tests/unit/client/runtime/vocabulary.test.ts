@@ -39,6 +39,8 @@ describe('the vocabulary derived from skills', () => {
     expect(words.matchingCommands('/sh')).toEqual([{ name: 'shout', argument: 'text', description: 'Say it louder' }])
     expect(words.closestCommand('shuot')).toBe('shout')
     expect(classifierInstructions(words)).toContain('"shout"')
+    // The classifier may fill every param some registered skill takes.
+    expect(classifierInstructions(words)).toContain('"params": {"topic"?, "style"?, "length"?: "short"|"medium"|"long", "path"?, "pageHint"?, "instruction"?, "query"?}')
 
     const router = new IntentRouter({ skills })
     expect(router.parseLocally('/shout hello')).toMatchObject({ intent: 'shout', params: { query: 'hello' }, source: 'command', confidence: 1 })
