@@ -63,7 +63,7 @@ async function runCall(context: SkillContext, tools: readonly Tool[], offered: r
   } else {
     outcome = await executeToolCall(toolSet(offered), call, toolContext)
   }
-  row.finish({ ok: outcome.ok, summary: outcome.summary, result: outcomeText(outcome) })
+  row.finish({ ok: outcome.ok, summary: outcome.summary, result: outcomeText(outcome), ...(outcome.ok ? {} : { code: outcome.error.code }) })
   return outcome
 }
 

@@ -276,8 +276,13 @@ export class TaskRun {
     const { state } = this.host
     this.host.touch()
     state.pushMessage({ id, kind: 'tool', taskId: this.taskId, name: call.name, summary: call.summary, arguments: JSON.stringify(call.arguments ?? null), status: 'running' })
+    const started = Date.now()
     return {
-      finish: (outcome) => state.updateMessage(id, { status: outcome.ok ? 'done' : 'error', summary: outcome.summary, result: outcome.result }),
+      finish: (outcome) => {
+        state.updateMessage(id, { status: outcome.ok ? 'done' : 'error', summary: outcome.summary, result: outcome.result })
+        // The tool's name and how it went, never its arguments or result (they can hold whole pages).
+        this.host.logger.log('agent.tool.called', { taskId: this.taskId, tool: call.name, ok: outcome.ok, code: outcome.code, ms: Date.now() - started })
+      },
     }
   }
 

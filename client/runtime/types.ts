@@ -125,6 +125,8 @@ export interface SkillContext {
 
 export interface ToolRowOutcome {
   ok: boolean
+  /** The error's code, when it failed. */
+  code?: string
   summary: string
   /** The result or error, as the model was given it. */
   result: string

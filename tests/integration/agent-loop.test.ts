@@ -116,6 +116,10 @@ describe('the agent edits a page through tools', () => {
       [`Read ${PAGE}`, 'done'],
       [`Edited ${PAGE} (1 change)`, 'done'],
     ])
+    expect(runtime.logger.entries().filter((entry) => entry.event === 'agent.tool.called')).toMatchObject([
+      { tool: 'read_page', ok: true },
+      { tool: 'edit_page', ok: true },
+    ])
     const reply = state.messages.findLast((message) => message.kind === 'assistant')
     expect(reply).toMatchObject({ text: 'Added a sentence about fsync to “Rename is atomic”.', mode: 'ask' })
     expect(reply?.kind === 'assistant' && reply.cost?.calls).toBe(3)
@@ -152,6 +156,7 @@ describe('the agent edits a page through tools', () => {
     )
     const { runtime } = agentRuntime()
     expect((await runtime.processInput('tidy up this page please', { currentFile: PAGE }))?.outcome).toBe('COMPLETED')
+    expect(runtime.logger.entries().filter((entry) => entry.event === 'agent.tool.called').map((entry) => entry.code)).toEqual(['ERR_UNKNOWN_TOOL', 'ERR_BAD_ARGUMENTS', 'ERR_BAD_ARGUMENTS'])
     const [unknown, broken, mistyped] = toolResults(1).map((text) => JSON.parse(text).error)
     expect(unknown).toMatchObject({ code: 'ERR_UNKNOWN_TOOL' })
     expect(unknown.message).toContain('read_page')
