@@ -4,3 +4,6 @@ declare module 'virtual:metablog/graph' {
   const graph: GraphResponse
   export default graph
 }
+
+/** The `agent.maxSteps` option, put in by withMetaBlog (absent when the theme runs without it). */
+declare const __METABLOG_AGENT_MAX_STEPS__: number | undefined

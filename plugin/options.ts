@@ -17,9 +17,23 @@ export interface MetaBlogOptions {
    * METABLOG_MODEL from the environment or .env; also prices, the Ollama probe, retries and timeouts.
    */
   llm?: LlmOptions
+  /** The tool-calling agent: `maxSteps` model turns per request at most (default 10). */
+  agent?: { maxSteps?: number }
 }
 
-export type ResolvedOptions = Required<Omit<MetaBlogOptions, 'llm'>> & Pick<MetaBlogOptions, 'llm'>
+export type ResolvedOptions = Required<Omit<MetaBlogOptions, 'llm' | 'agent'>> & Pick<MetaBlogOptions, 'llm'> & { agent: { maxSteps: number } }
+
+/** The agent's default step limit; the client has the same default. */
+export const DEFAULT_AGENT_MAX_STEPS = 10
+
+/** The name the agent's step limit reaches the page under (a Vite `define`). */
+export const AGENT_MAX_STEPS_DEFINE = '__METABLOG_AGENT_MAX_STEPS__'
+
+function maxSteps(value: number | undefined): number {
+  if (value === undefined) return DEFAULT_AGENT_MAX_STEPS
+  if (!Number.isInteger(value) || value < 1 || value > 100) throw new Error(`metablog: agent.maxSteps must be a whole number from 1 to 100, not ${value}.`)
+  return value
+}
 
 export function resolveOptions(options: MetaBlogOptions = {}): ResolvedOptions {
   return {
@@ -28,5 +42,6 @@ export function resolveOptions(options: MetaBlogOptions = {}): ResolvedOptions {
     checkpointMaxAgeMs: options.checkpointMaxAgeMs ?? CHECKPOINT_MAX_AGE_MS,
     sidebar: options.sidebar ?? true,
     llm: options.llm,
+    agent: { maxSteps: maxSteps(options.agent?.maxSteps) },
   }
 }

@@ -136,6 +136,10 @@ export interface Checkpoint {
   updatedAt: number
   /** The browser tab running the task: an id kept per tab across reloads, so a reload may resume at once. */
   owner?: string
+  /** The version of the skill's steps that saved it: another version does not resume it. */
+  skillVersion?: number
+  /** Results recorded inside a step (an agent's model turns and tool results), reused on resume. */
+  records?: CheckpointStep[]
 }
 
 export interface CheckpointsResponse {

@@ -58,7 +58,11 @@ function toEvent(call: PendingCall, position: number): ChatEvent {
 export async function* streamChat(
   client: OpenAI,
   params: StreamChatParams,
-  options: { signal?: AbortSignal } = {},
+  options: {
+    signal?: AbortSignal
+    /** Called as a tool call's arguments arrive (they are only yielded whole, at the end). */
+    onToolCallProgress?: (name: string, characters: number) => void
+  } = {},
 ): AsyncGenerator<ChatEvent, void, undefined> {
   const { signal } = options
   signal?.throwIfAborted()
@@ -77,7 +81,11 @@ export async function* streamChat(
       const reasoning = delta.reasoning_content ?? delta.reasoning
       if (reasoning) yield { type: 'reasoning', text: reasoning }
       if (delta.content) yield { type: 'text', text: delta.content }
-      if (delta.tool_calls) collect(calls, delta.tool_calls)
+      if (delta.tool_calls) {
+        collect(calls, delta.tool_calls)
+        const last = calls.at(-1)
+        if (last) options.onToolCallProgress?.(last.name, last.arguments.length)
+      }
       if (choice.finish_reason) finish = choice.finish_reason
     }
   } catch (error) {

@@ -2,20 +2,24 @@ import type OpenAI from 'openai'
 import type { Checkpoint, LlmStatusResponse } from '../../plugin/protocol'
 import type { MetaBlogApi } from '../api/metablog-api'
 import { createEventBus, type EventBus, type MetaBlogEvents } from '../event-bus'
+import { builtinSkills } from '../skills'
+import { AGENT_SKILL, createAgentSkill, planRequest } from '../skills/agent'
 import { Approvals, type ApprovalMode } from './approvals'
 import { createPlainChatState } from './chat-state'
 import { startHeartbeat } from './checkpoint-saver'
 import { currentTabId } from './tab-id'
 import { CostTracker } from './cost-tracker'
 import { classifyWithModel } from './classify'
+import type { Tool } from './define-tool'
 import { describeFailure } from './failure'
-import { unknownCommandNote } from './intent-commands'
-import { IntentRouter, missingDetail, shouldAskUser, type IntentParse, type RouteContext } from './intent-router'
+import type { SlashCommand } from './vocabulary'
+import { IntentRouter, type RouteContext } from './intent-router'
+import { ConversationHistory, replyInstead, routeRequest } from './route-request'
 import { createLogger, type Logger } from './logger'
-import { BUSY, HELP, STOPPED, messageId, pushNote } from './messages'
+import { BUSY, STOPPED, messageId, pushNote } from './messages'
 import { ModelStatus } from './model-status'
 import { ResumableTasks } from './resumable-tasks'
-import { findCheckpoint, previewResume, ResumeRefusedError, type ResumePreview } from './resume'
+import { checkpointProblem, findCheckpoint, previewResume, ResumeRefusedError, type ResumePreview, type ResumeStatus } from './resume'
 import { DEFAULT_WATCHDOG_MS, FINAL_STATES, StateMachine, type AgentState } from './state-machine'
 import { runToOutcome, showFailure } from './task-outcome'
 import { TaskRun, type TaskHost } from './task-run'
@@ -23,6 +27,7 @@ import type { ApprovalDecision, ChatState, ConflictDecision, Skill, TaskInputs, 
 
 export type { ApprovalMode } from './approvals'
 export { ResumeRefusedError } from './resume'
+export type { ResumeStatus } from './resume'
 export type { TaskRecord } from './types'
 
 /** Finished tasks remembered in `history`, newest last. */
@@ -40,7 +45,12 @@ export interface AgentRuntimeOptions {
   watchdogMs?: number
   /** This browser tab's id (default: kept in sessionStorage, so it survives reloads). */
   tabId?: string
+  /** The agent's tools: with them, free text that no recipe claims goes to the tool loop. */
+  tools?: readonly Tool[]
+  /** Model turns one agent request may take (default 10). */
+  maxSteps?: number
 }
+
 
 /** The agent behind the orb: understands a request, runs the skill for it, and can stop or resume it. */
 export class AgentRuntime {
@@ -63,6 +73,7 @@ export class AgentRuntime {
   private initializing: Promise<void> | null = null
   private readonly resumable: ResumableTasks
   private readonly status: ModelStatus
+  private readonly conversation = new ConversationHistory()
 
   constructor(options: AgentRuntimeOptions) {
     this.api = options.api
@@ -71,7 +82,14 @@ export class AgentRuntime {
     this.state = options.state ?? createPlainChatState()
     this.bus = options.bus ?? createEventBus<MetaBlogEvents>()
     this.logger = options.logger ?? createLogger()
+    this.router = new IntentRouter({
+      classify: (text, context) =>
+        this.llm && this.status.ready
+          ? classifyWithModel(this.llm, text, context, this.starting?.signal, { costs: this.costs, logger: this.logger, model: this.status.current?.model ?? 'unknown' }, this.router.vocabulary)
+          : undefined,
+    })
     for (const skill of options.skills ?? []) this.registerSkill(skill)
+    if (options.tools?.length) this.registerSkill(createAgentSkill({ tools: options.tools, maxSteps: options.maxSteps }))
     this.watchdogMs = options.watchdogMs ?? DEFAULT_WATCHDOG_MS
     this.tabId = options.tabId ?? currentTabId()
     this.resumable = new ResumableTasks({
@@ -97,12 +115,6 @@ export class AgentRuntime {
       this.logger.log('agent.state.changed', { taskId, from: change.from, to: change.to, reason: change.reason })
     })
     this.approvals = new Approvals(this.state, this.machine, options.approvalMode ?? 'ask')
-    this.router = new IntentRouter({
-      classify: (text, context) =>
-        this.llm && this.status.ready
-          ? classifyWithModel(this.llm, text, context, this.starting?.signal, { costs: this.costs, logger: this.logger, model: this.status.current?.model ?? 'unknown' })
-          : undefined,
-    })
     this.costs.subscribe(({ session }) => this.state.setSessionCost(session))
   }
 
@@ -122,8 +134,18 @@ export class AgentRuntime {
     this.approvals.mode = mode
   }
 
+  /** Adds a skill: its commands, patterns and help join the router, /help and the slash menu. */
   registerSkill(skill: Skill): void {
     this.skills.set(skill.name, skill)
+    // The built-in recipes stay understood (a request for one that is not registered gets an answer, not silence).
+    const known = new Map(builtinSkills.map((builtin) => [builtin.name, builtin]))
+    for (const [name, registered] of this.skills) known.set(name, registered)
+    this.router.setSkills([...known.values()])
+  }
+
+  /** The slash menu: the commands of the skills this runtime understands. */
+  get commands(): readonly SlashCommand[] {
+    return this.router.vocabulary.menu
   }
 
   /** Loads the model status and the resumable tasks; safe to call any number of times. */
@@ -145,8 +167,19 @@ export class AgentRuntime {
     return this.resumable.refresh()
   }
 
+  /** Whether free text goes to the tool loop: there are tools and a model. */
+  private get agentReady(): boolean {
+    return this.skills.has(AGENT_SKILL) && this.status.ready
+  }
+
+  /** Runs a plan-mode answer as an ask-mode agent request. */
+  runPlan(plan: string, context: RouteContext = {}): Promise<TaskRecord | null> {
+    return this.processInput(planRequest(plan), context, { mode: 'ask' })
+  }
+
   /** Understands the author's request and runs the matching skill to its end. */
-  async processInput(text: string, context: RouteContext = {}): Promise<TaskRecord | null> {
+  async processInput(text: string, context: RouteContext = {}, options: { mode?: ApprovalMode } = {}): Promise<TaskRecord | null> {
+    const mode = options.mode ?? this.approvals.mode
     this.state.pushMessage({ id: messageId('user'), kind: 'user', text, selection: context.selectedText, file: context.currentFile })
     this.logger.log('agent.input.received', { text, currentFile: context.currentFile, selectedText: context.selectedText })
     // Checked before the first await, so two quick sends cannot both start a task.
@@ -159,7 +192,7 @@ export class AgentRuntime {
     try {
       this.machine.transition('UNDERSTANDING')
       await this.initialize()
-      parse = await this.router.route(text, context)
+      parse = await routeRequest(this.router, text, context, this.agentReady)
     } finally {
       this.starting = null
     }
@@ -170,24 +203,19 @@ export class AgentRuntime {
     }
     this.logger.log('agent.intent.parsed', { intent: parse.intent, confidence: parse.confidence, source: parse.source })
     const skill = [...this.skills.values()].find((candidate) => candidate.intents.includes(parse.intent))
-    if (this.answerInstead(parse, skill)) {
+    const reply = replyInstead(parse, skill, this.router, this.status.ready)
+    if (reply !== null) {
+      if (reply === 'setup') this.showSetup()
+      else pushNote(this.state, reply.note)
       this.machine.transition('IDLE')
       return null
     }
     const inputs: TaskInputs = { text, intent: parse.intent, params: parse.params, currentFile: context.currentFile, selectedText: context.selectedText }
-    return this.runTask(skill!, inputs)
-  }
-
-  /** Help, a guess too unsure to act on, a skill without its model, a request without its topic: a reply, not a task. */
-  private answerInstead(parse: IntentParse, skill: Skill | undefined): boolean {
-    const question = missingDetail(parse)
-    const unknownCommand = parse.params.unknownCommand
-    if (parse.intent === 'help') pushNote(this.state, unknownCommand === undefined ? HELP : `${unknownCommandNote(unknownCommand)}\n\n${HELP}`)
-    else if (!skill || shouldAskUser(parse)) pushNote(this.state, `I'm not sure what you'd like me to do. ${HELP}`)
-    else if (skill.needsModel && !this.status.ready) this.showSetup()
-    else if (question !== undefined) pushNote(this.state, question)
-    else return false
-    return true
+    if (parse.intent !== 'agent') return this.runTask(skill!, inputs)
+    const record = await this.runTask(skill!, { ...inputs, mode, history: this.conversation.snapshot() })
+    const answer = this.state.messages.findLast((message) => message.kind === 'assistant' && message.taskId === record.taskId)
+    this.conversation.remember(text, answer?.kind === 'assistant' ? answer.text : undefined)
+    return record
   }
 
   /** Stops the request being understood, the resume being checked, or the running task at once: CANCELLED, locks released, checkpoint kept for a resume. */
@@ -208,36 +236,54 @@ export class AgentRuntime {
     return previewResume(this.api, await findCheckpoint(this.api, this.skills, taskId), this.skills)
   }
 
-  /** Resumes an interrupted task at its first unfinished step; a risky resume needs `confirmed`. */
-  async resumeTask(taskId: string, options: { confirmed?: boolean } = {}): Promise<TaskRecord | null> {
+  /**
+   * The one resume path: checks the checkpoint once (found, same skill version, valid inputs, not
+   * running in another tab, its risk), then starts the task at its first unfinished step. A risky
+   * resume waits for `confirmed`. The task runs on; `done` settles when it ends.
+   */
+  async resume(taskId: string, options: { confirmed?: boolean } = {}): Promise<ResumeStatus> {
     // Checked before the first await, so Stop during the checks below cancels the resume.
-    if (this.active || this.starting) throw new Error(BUSY)
+    if (this.active || this.starting) return { status: 'refused', message: BUSY }
     const starting = (this.starting = new AbortController())
-    let checkpoint: Checkpoint
-    let preview: ResumePreview
+    let checked: { checkpoint: Checkpoint; preview: ResumePreview }
     try {
       await this.initialize()
-      checkpoint = await findCheckpoint(this.api, this.skills, taskId)
-      preview = await previewResume(this.api, checkpoint, this.skills)
+      const checkpoint = await findCheckpoint(this.api, this.skills, taskId)
+      checked = { checkpoint, preview: await previewResume(this.api, checkpoint, this.skills) }
+    } catch (error) {
+      return { status: 'refused', message: (error as Error).message }
     } finally {
       this.starting = null
     }
+    const { checkpoint, preview } = checked
     if (starting.signal.aborted) {
       pushNote(this.state, STOPPED, taskId)
       await this.refreshResumable()
-      return null
+      return { status: 'stopped' }
     }
     if (this.resumable.runningElsewhere(checkpoint)) {
-      throw new Error(`"${checkpoint.title}" is still running in another tab. Stop it there; if that tab was closed, resume it again in a few seconds.`)
+      return { status: 'refused', message: `"${checkpoint.title}" is still running in another tab. Stop it there; if that tab was closed, resume it again in a few seconds.` }
     }
-    if (preview.risk === 'high' && !options.confirmed) throw new ResumeRefusedError(preview)
     const skill = this.skills.get(checkpoint.skill)!
+    const problem = checkpointProblem(checkpoint, skill)
+    if (problem) return { status: 'refused', message: problem }
+    if (preview.risk === 'high' && !options.confirmed) return { status: 'needs-confirmation', preview }
     if (skill.needsModel && !this.status.ready) {
       this.showSetup()
       await this.refreshResumable()
-      return null
+      return { status: 'needs-model' }
     }
-    return this.runTask(skill, checkpoint.inputs as unknown as TaskInputs, checkpoint)
+    pushNote(this.state, `Resuming **${preview.title}** at “${preview.pendingSteps[0] ?? 'the last step'}”.`, taskId)
+    return { status: 'started', preview, done: this.runTask(skill, checkpoint.inputs as unknown as TaskInputs, checkpoint) }
+  }
+
+  /** `resume` for callers that wait for the task: a refusal throws, a risky resume throws ResumeRefusedError. */
+  async resumeTask(taskId: string, options: { confirmed?: boolean } = {}): Promise<TaskRecord | null> {
+    const outcome = await this.resume(taskId, options)
+    if (outcome.status === 'started') return outcome.done
+    if (outcome.status === 'needs-confirmation') throw new ResumeRefusedError(outcome.preview)
+    if (outcome.status === 'refused') throw new Error(outcome.message)
+    return null
   }
 
   async abandonTask(taskId: string): Promise<void> {
@@ -290,7 +336,7 @@ export class AgentRuntime {
       bus: this.bus,
       tabId: this.tabId,
       touch: () => this.machine.touch(),
-      approve: (taskId, proposal, signal) => this.approvals.approve(taskId, proposal, signal),
+      approve: (taskId, proposal, signal, mode) => this.approvals.approve(taskId, proposal, signal, mode),
       resolveConflict: (taskId, path, summary, signal) => this.approvals.resolveConflict(taskId, path, summary, signal),
     }
   }

@@ -2,7 +2,10 @@ import { messageId } from './messages'
 import type { StateMachine } from './state-machine'
 import type { ApprovalDecision, ChatMessage, ChatState, ConflictDecision, Proposal } from './types'
 
-export type ApprovalMode = 'ask' | 'auto-edit'
+/** ask: writes wait for the author; auto-edit: writes apply, deletions wait; plan: the agent gets read tools only. */
+export type ApprovalMode = 'ask' | 'auto-edit' | 'plan'
+
+export const APPROVAL_MODES: readonly ApprovalMode[] = ['ask', 'auto-edit', 'plan']
 
 type Decision = ApprovalDecision | ConflictDecision
 
@@ -22,9 +25,9 @@ export class Approvals {
   }
 
   /** Shows a proposed change and waits for the author; auto-edit accepts all but deletions at once. */
-  approve(taskId: string, proposal: Proposal, signal: AbortSignal): Promise<ApprovalDecision> {
+  approve(taskId: string, proposal: Proposal, signal: AbortSignal, mode: ApprovalMode = this.mode): Promise<ApprovalDecision> {
     const id = messageId('approval')
-    if (this.mode === 'auto-edit' && proposal.kind !== 'delete') {
+    if (mode === 'auto-edit' && proposal.kind !== 'delete') {
       this.state.pushMessage({ id, kind: 'approval', taskId, proposal, status: 'accepted' })
       return Promise.resolve({ action: 'accept' })
     }

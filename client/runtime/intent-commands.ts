@@ -1,61 +1,34 @@
-// Slash commands: the author said exactly what they want, so these are certain.
+// How slash commands read their argument, for the skills that own them; and typo suggestions.
 import { cleanPhrase, extractModifiers, findPath, resolveTarget, takeAdjectives } from './intent-params'
 import type { Intent, IntentMatch, IntentParams, RouteContext } from './intent-types'
 
-type CommandHandler = (argument: string, context: RouteContext) => { intent: Intent; params: IntentParams }
+type CommandHandler = (argument: string, context: RouteContext) => { intent?: Intent; params: IntentParams }
 
 function withText<K extends 'topic' | 'instruction' | 'query'>(key: K, text: string): Pick<IntentParams, K> {
   const value = cleanPhrase(text)
   return (value === '' ? {} : { [key]: value }) as Pick<IntentParams, K>
 }
 
-function write(argument: string): { intent: Intent; params: IntentParams } {
+/** `/write a short post about X` reads like the sentence; `/write X` is just the topic. */
+export const parseWriteCommand: CommandHandler = (argument) => {
   const { rest, ...modifiers } = extractModifiers(argument)
-  // "/write a short post about X" reads like the sentence; "/write X" is just the topic.
   const sentence = /^(?:(?:a|an)\s+)?(.*?)\b(?:blog\s+post|post|article)\s+(?:about|on)\s+(.+)$/i.exec(rest)
   if (sentence) takeAdjectives(sentence[1] ?? '', modifiers)
-  return { intent: 'write_article', params: { ...modifiers, ...withText('topic', sentence?.[2] ?? rest) } }
+  return { params: { ...modifiers, ...withText('topic', sentence?.[2] ?? rest) } }
 }
 
-function edit(argument: string, context: RouteContext): { intent: Intent; params: IntentParams } {
+/** `/edit posts/x.md: fix typos`, or an instruction for the open page. */
+export const parseEditCommand: CommandHandler = (argument, context) => {
   const path = findPath(argument)
   const instruction = path === undefined ? argument : argument.replace(/(?:\.\/|\/)?\S+\.md\s*:?/u, '')
   const target = path ?? context.currentFile
-  return { intent: 'edit_content', params: { ...(target ? { path: target } : {}), ...withText('instruction', instruction) } }
+  return { params: { ...(target ? { path: target } : {}), ...withText('instruction', instruction) } }
 }
 
-const COMMANDS: Record<string, CommandHandler> = {
-  write: write,
-  draft: write,
-  edit: edit,
-  summarize: (argument, context) => ({ intent: 'summarize', params: resolveTarget(argument, context).params }),
-  summarise: (argument, context) => ({ intent: 'summarize', params: resolveTarget(argument, context).params }),
-  research: (argument) => ({ intent: 'research', params: withText('query', argument) }),
-  search: (argument) => ({ intent: 'research', params: withText('query', argument) }),
-  graph: () => ({ intent: 'update_graph', params: {} }),
-  explain: (_argument, context) => ({
-    intent: 'explain_code',
-    params: context.currentFile ? { path: context.currentFile } : {},
-  }),
-  ask: (argument) => ({ intent: 'answer_question', params: withText('query', argument) }),
-  delete: (argument, context) => ({ intent: 'delete_article', params: resolveTarget(argument, context).params }),
-  help: () => ({ intent: 'help', params: {} }),
-}
+/** A page named by path or title, else the open page. */
+export const parseTargetCommand: CommandHandler = (argument, context) => ({ params: resolveTarget(argument, context).params })
 
-const COMMAND_PATTERN = /^\/([a-z]+)(?:\s+(.*))?$/is
-
-/** Parses `/name argument`; an unknown name becomes help that names it. Not a command → undefined. */
-export function matchCommand(text: string, context: RouteContext): IntentMatch | undefined {
-  const match = COMMAND_PATTERN.exec(text)
-  if (!match) return undefined
-  const name = (match[1] ?? '').toLowerCase()
-  const argument = (match[2] ?? '').trim()
-  const handler = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined
-  if (handler === undefined) return { intent: 'help', confidence: 1, params: { unknownCommand: name } }
-  return { ...handler(argument, context), confidence: 1 }
-}
-
-export const COMMAND_NAMES: readonly string[] = Object.keys(COMMANDS)
+export const parseQueryCommand: CommandHandler = (argument) => ({ params: withText('query', argument) })
 
 /** A typo this many edits away from a command still gets a suggestion. */
 const MAX_TYPO_EDITS = 2
@@ -75,11 +48,11 @@ function editDistance(from: string, to: string): number {
 }
 
 /** The command a typo most likely meant ("delte" → "delete"); none when every command is too far off. */
-export function closestCommand(name: string): string | undefined {
+export function closestCommand(name: string, commands: readonly string[]): string | undefined {
   let best: string | undefined
   // Fewer edits than letters: "ok" is not a typo of "ask".
   let bestDistance = Math.min(MAX_TYPO_EDITS, name.length - 1) + 1
-  for (const command of COMMAND_NAMES) {
+  for (const command of commands) {
     const distance = editDistance(name.toLowerCase(), command)
     if (distance < bestDistance) [best, bestDistance] = [command, distance]
   }
@@ -87,7 +60,7 @@ export function closestCommand(name: string): string | undefined {
 }
 
 /** What to say before the help when `/name` is not a command. */
-export function unknownCommandNote(name: string): string {
-  const suggestion = closestCommand(name)
+export function unknownCommandNote(name: string, commands: readonly string[]): string {
+  const suggestion = closestCommand(name, commands)
   return `\`/${name}\` isn't a command.${suggestion ? ` Did you mean \`/${suggestion}\`?` : ''}`
 }

@@ -1,10 +1,12 @@
-// Keyword patterns in English and Chinese. Anchored, specific rules come first; a miss falls to the model.
+// Keyword rules in English and Chinese for the built-in skills, which register them (with their
+// order: anchored, specific rules first); a miss falls to the agent or the model.
+import type { PatternRule } from './define-skill'
 import { cleanPhrase, extractModifiers, findPath, resolveTarget, takeAdjectives } from './intent-params'
 import type { Target } from './intent-params'
-import type { IntentMatch, IntentParams, RouteContext } from './intent-types'
+import type { IntentParams } from './intent-types'
 
 /** `text` has its trailing punctuation and particles cut; `typed` is the input as typed (normalized). */
-type Rule = (text: string, context: RouteContext, typed: string) => IntentMatch | undefined
+type Rule = PatternRule
 
 const POLITE_EN = String.raw`^(?:(?:please|can you|could you|would you|help me|i want you to|i'd like you to|let's)\s+)*`
 const POLITE_ZH = String.raw`^(?:请|帮我|给我|麻烦你?|能不能|可以|你)*\s*`
@@ -40,7 +42,7 @@ const DELETE = [
   ),
 ]
 
-const deleteArticle: Rule = (text, context) => {
+export const deleteRule: Rule = (text, context) => {
   const match = firstMatch(DELETE, text)
   if (!match) return undefined
   const target = resolveTarget(match[1] ?? '', context)
@@ -60,7 +62,7 @@ const RESEARCH = [
   /^(?:研究|调研)(?:一下)?(.+)$/u,
 ]
 
-const research: Rule = (text) => {
+export const researchRule: Rule = (text) => {
   const query = cleanPhrase(firstMatch(RESEARCH, text)?.[1] ?? '')
   return query === '' ? undefined : { intent: 'research', confidence: 0.9, params: { query } }
 }
@@ -74,7 +76,7 @@ const SUMMARIZE = [
   /^(这篇文章|这篇)(?:讲了|说了|写了)什么$/u,
 ]
 
-const summarize: Rule = (text, context) => {
+export const summarizeRule: Rule = (text, context) => {
   const match = firstMatch(SUMMARIZE, text)
   if (!match) return undefined
   const target = resolveTarget(match[1] ?? '', context)
@@ -96,7 +98,7 @@ const WRITE_ZH_LAST_NOUN = new RegExp(String.raw`${WRITE_ZH_VERB}(.*)${NOUN_ZH}(
 const TOPIC_BEFORE_ZH = /^(?:关于|有关|讲|介绍|谈谈|聊聊)?(.+?)(?:相关)?的?$/u
 const TOPIC_AFTER_ZH = /^[,\s]*(?::|主题是|题目是|标题是|关于|介绍一下|介绍|讲讲|讲|谈谈|聊聊)[\s:]*(.+)$/u
 
-const writeArticle: Rule = (text) => {
+export const writeRule: Rule = (text) => {
   const { rest, ...modifiers } = extractModifiers(text)
   let topic: string | undefined
   const english = WRITE_EN.exec(rest)
@@ -130,7 +132,7 @@ const EXPLAIN = [
   /(?:这段|这个)(?:代码|函数|正则)是?(?:什么意思|做什么|干什么|在干嘛|怎么工作)/u,
 ]
 
-const explainCode: Rule = (text, context) => {
+export const explainRule: Rule = (text, context) => {
   if (!firstMatch(EXPLAIN, text)) return undefined
   const params = context.currentFile ? { path: context.currentFile } : {}
   return { intent: 'explain_code', confidence: context.selectedText ? 0.95 : 0.8, params }
@@ -154,7 +156,7 @@ const EDIT = [
   new RegExp(String.raw`${POLITE_ZH}(?:把|将)?(?:这段|这句|这些|这篇|它|这里|这部分|文章)?(?:话|文字|内容|文章)?(?:${EDIT_VERBS_ZH})`, 'u'),
 ]
 
-const editContent: Rule = (text, context, typed) => {
+export const editRule: Rule = (text, context, typed) => {
   if (!firstMatch(EDIT, text)) return undefined
   // The instruction goes to the model as the author wrote it, particles and all.
   const instruction = typed.replace(/[\s.。!！]+$/u, '')
@@ -179,7 +181,7 @@ const GRAPH = [
   /(?:断开|失效|未解析|缺失)的?(?:双向)?链接/u,
 ]
 
-const updateGraph: Rule = (text) =>
+export const graphRule: Rule = (text) =>
   firstMatch(GRAPH, text) ? { intent: 'update_graph', confidence: 0.9, params: {} } : undefined
 
 // --- help ---------------------------------------------------------------------------------------
@@ -189,18 +191,4 @@ const HELP = [
   /^(?:帮助|你能做什么|你会什么|你可以做什么|怎么用|如何使用|使用说明|有哪些命令|命令列表)$/u,
 ]
 
-const help: Rule = (text) => (firstMatch(HELP, text) ? { intent: 'help', confidence: 0.9, params: {} } : undefined)
-
-// Anchored rules first: "delete the post about graphs" must not become update_graph.
-const RULES: readonly Rule[] = [deleteArticle, research, summarize, writeArticle, explainCode, editContent, updateGraph, help]
-
-/** The first keyword rule that recognizes `text` (already normalized), or undefined. */
-export function matchPattern(text: string, context: RouteContext): IntentMatch | undefined {
-  const phrase = cleanPhrase(text)
-  if (phrase === '') return undefined
-  for (const rule of RULES) {
-    const match = rule(phrase, context, text)
-    if (match) return match
-  }
-  return undefined
-}
+export const helpRule: Rule = (text) => (firstMatch(HELP, text) ? { intent: 'help', confidence: 0.9, params: {} } : undefined)

@@ -1,11 +1,12 @@
 // Turns what the author typed into an intent: slash commands, then keyword patterns, then the model.
 import { isRecord } from '../is-record'
-import { matchCommand } from './intent-commands'
-import { normalizeInput } from './intent-params'
-import { matchPattern } from './intent-patterns'
+import { builtinSkills } from '../skills'
+import { cleanPhrase, normalizeInput } from './intent-params'
 import { ARTICLE_LENGTHS, INTENTS } from './intent-types'
 import type { ArticleLength, Intent, IntentParams, IntentParse, RouteContext } from './intent-types'
 import { LruCache } from './lru-cache'
+import type { Skill } from './types'
+import { Vocabulary } from './vocabulary'
 
 export type { ArticleLength, Intent, IntentParams, IntentParse, IntentSource, RouteContext } from './intent-types'
 export { INTENTS } from './intent-types'
@@ -26,6 +27,8 @@ export const INTENT_CACHE_TTL_MS = 10 * 60_000
 export type ClassifyFunction = (text: string, context: RouteContext) => unknown
 
 export interface IntentRouterOptions {
+  /** The skills whose commands and patterns the router understands (default: the built-in ones). */
+  skills?: readonly Skill[]
   classify?: ClassifyFunction
   cacheSize?: number
   cacheTtlMs?: number
@@ -48,9 +51,11 @@ export function missingDetail(parse: IntentParse): string | undefined {
 export class IntentRouter {
   private readonly classify: ClassifyFunction | undefined
   private readonly cache: LruCache<string, IntentParse>
+  private words: Vocabulary
 
   constructor(options: IntentRouterOptions = {}) {
     this.classify = options.classify
+    this.words = new Vocabulary(options.skills ?? builtinSkills)
     this.cache = new LruCache({
       maxEntries: options.cacheSize ?? INTENT_CACHE_SIZE,
       ttlMs: options.cacheTtlMs ?? INTENT_CACHE_TTL_MS,
@@ -58,12 +63,23 @@ export class IntentRouter {
     })
   }
 
+  /** What the router understands: commands, patterns, intents, help and the slash menu. */
+  get vocabulary(): Vocabulary {
+    return this.words
+  }
+
+  /** Understands another set of skills from now on (a skill registered later). */
+  setSkills(skills: readonly Skill[]): void {
+    this.words = new Vocabulary(skills)
+    this.cache.clear()
+  }
+
   /** Commands and patterns only: instant, no model. Undefined when neither recognizes the text. */
   parseLocally(text: string, context: RouteContext = {}): IntentParse | undefined {
     const normalized = normalizeInput(text)
-    const command = matchCommand(normalized, context)
+    const command = this.words.matchCommand(normalized, context)
     if (command) return { ...command, source: 'command' }
-    const pattern = matchPattern(normalized, context)
+    const pattern = this.words.matchPattern(normalized, context, cleanPhrase(normalized))
     if (pattern) return { ...pattern, source: 'pattern' }
     return undefined
   }
@@ -92,7 +108,7 @@ export class IntentRouter {
       // A model outage must not block the author; the caller will ask what they meant.
       return fallback
     }
-    const parse = validateModelAnswer(answer, normalized)
+    const parse = validateModelAnswer(answer, normalized, this.words.intents)
     if (parse === undefined) return fallback
     this.cache.set(key, parse)
     return { ...parse, params: { ...parse.params } }
@@ -124,11 +140,11 @@ const STRING_PARAMS = ['topic', 'style', 'pageHint', 'instruction', 'query'] as 
 const MAX_PARAM_LENGTH = 2000
 
 /** A model's answer as a parse, or undefined when it names no known intent. */
-export function validateModelAnswer(answer: unknown, text: string): IntentParse | undefined {
+export function validateModelAnswer(answer: unknown, text: string, intents: readonly Intent[] = INTENTS): IntentParse | undefined {
   const value = typeof answer === 'string' ? parseJson(answer) : answer
   if (!isRecord(value)) return undefined
   const intent = value.intent
-  if (typeof intent !== 'string' || !INTENTS.includes(intent as Intent)) return undefined
+  if (typeof intent !== 'string' || intent === 'agent' || !intents.includes(intent)) return undefined
   const raw = value.confidence
   const confidence = typeof raw === 'number' && Number.isFinite(raw) && raw >= 0 && raw <= 1 ? raw : LOW_CONFIDENCE
   const params = validateParams(value.params)

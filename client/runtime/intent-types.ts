@@ -10,6 +10,10 @@ export type Intent =
   | 'answer_question'
   | 'delete_article'
   | 'help'
+  /** Free text for the tool-calling agent: never chosen by the classifier, so not in INTENTS. */
+  | 'agent'
+  /** A skill's own intent, defined with the skill. */
+  | (string & {})
 
 export const INTENTS: readonly Intent[] = [
   'write_article',
@@ -24,7 +28,7 @@ export const INTENTS: readonly Intent[] = [
 ]
 
 /** How the intent was decided; 'fallback' means nothing recognized the text and no model was sure. */
-export type IntentSource = 'command' | 'pattern' | 'model' | 'cache' | 'fallback'
+export type IntentSource = 'command' | 'pattern' | 'model' | 'cache' | 'fallback' | 'agent'
 
 export type ArticleLength = 'short' | 'medium' | 'long'
 

@@ -8,6 +8,7 @@ export const LOG_EVENTS = [
   'agent.skill.started',
   'agent.llm.called',
   'agent.file.saved',
+  'agent.tool.called',
   'agent.task.completed',
   'agent.task.cancelled',
   'agent.error',

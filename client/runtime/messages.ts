@@ -8,18 +8,6 @@ export function messageId(prefix: string): string {
   return `${prefix}-${Date.now().toString(36)}-${(counter++).toString(36)}`
 }
 
-export const HELP = [
-  'Try one of these:',
-  '- **/write** a topic — draft a new post (or "write a post about …", "写一篇关于…的文章")',
-  '- **/edit** an instruction — rewrite the text you selected on the page',
-  '- **/summarize** — summarize this page (or a named one)',
-  '- **/research** a question — answer from your own posts, with links',
-  '- **/graph** — backlinks, unresolved links and link suggestions for this page',
-  '- **/explain** — explain the selected code or this page\'s code blocks',
-  '- **/ask** a question — answer it from your blog',
-  '- **/delete** a page — delete a post (after you confirm)',
-].join('\n')
-
 export const NO_MODEL =
   'No model is configured. Set OPENAI_API_KEY (and OPENAI_BASE_URL and METABLOG_MODEL for other providers) in a .env file beside your site, then restart `vitepress dev`.'
 

@@ -3,7 +3,7 @@ import type { CompletionUsage } from 'openai/resources'
 import { streamChat } from '../api/stream-chat'
 import type { CostTracker } from './cost-tracker'
 import type { Logger } from './logger'
-import type { ModelPort, ModelRequest } from './types'
+import type { ModelPort, ModelRequest, ModelToolCall, ModelTurn, TurnHandlers } from './types'
 
 /** Where model calls are counted: the tracker and log they go to, and the model they are priced as. */
 export interface UsageMeter {
@@ -29,26 +29,32 @@ export function createModelPort(options: {
   logger: Logger
 }): ModelPort {
   const { client, model, taskId, signal } = options
+  async function turn(request: ModelRequest, handlers: TurnHandlers = {}): Promise<ModelTurn> {
+    let text = ''
+    let usage: CompletionUsage | null = null
+    let finishReason: ModelTurn['finishReason'] = 'stop'
+    const toolCalls: ModelToolCall[] = []
+    const started = Date.now()
+    const params = { messages: request.messages, temperature: request.temperature, max_tokens: request.maxTokens, ...(request.tools?.length ? { tools: request.tools } : {}) }
+    for await (const event of streamChat(client, params, { signal, onToolCallProgress: handlers.onToolCallProgress })) {
+      if (event.type === 'text') {
+        text += event.text
+        handlers.onText?.(event.text, text)
+      } else if (event.type === 'usage') usage = event.usage
+      else if (event.type === 'finish') finishReason = event.reason
+      else if (event.type === 'tool-call') {
+        const { type: _type, ...call } = event
+        toolCalls.push(call)
+      }
+    }
+    recordCall(options, taskId, usage, started)
+    return { text, toolCalls, finishReason, usage }
+  }
   return {
     model,
-    async complete(request: ModelRequest, handlers = {}) {
-      let text = ''
-      let usage: CompletionUsage | null = null
-      const started = Date.now()
-      for await (const event of streamChat(
-        client,
-        { messages: request.messages, temperature: request.temperature, max_tokens: request.maxTokens },
-        { signal },
-      )) {
-        if (event.type === 'text') {
-          text += event.text
-          handlers.onText?.(event.text, text)
-        } else if (event.type === 'usage') {
-          usage = event.usage
-        }
-      }
-      recordCall(options, taskId, usage, started)
-      return text
+    turn,
+    async complete(request, handlers = {}) {
+      return (await turn(request, handlers)).text
     },
   }
 }

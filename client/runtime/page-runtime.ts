@@ -3,10 +3,16 @@ import { createLlmClient } from '../api/llm-client'
 import { createMetaBlogApi } from '../api/metablog-api'
 import { eventBus } from '../event-bus'
 import { builtinSkills } from '../skills'
+import { builtinTools } from '../tools'
 import { AgentRuntime } from './agent-runtime'
 import type { ChatState } from './types'
 
 let pageRuntime: AgentRuntime | null | undefined
+
+/** The `agent.maxSteps` option from withMetaBlog, if the page was built with it. */
+function configuredMaxSteps(): number | undefined {
+  return typeof __METABLOG_AGENT_MAX_STEPS__ === 'number' ? __METABLOG_AGENT_MAX_STEPS__ : undefined
+}
 
 /**
  * The page's one AgentRuntime, built on first use from the dev page's connection; null on a page
@@ -16,7 +22,15 @@ export function getAgentRuntime(state: ChatState): AgentRuntime | null {
   if (pageRuntime === undefined) {
     const connection = connectionFromPage()
     pageRuntime = connection
-      ? new AgentRuntime({ api: createMetaBlogApi(connection), llm: createLlmClient(connection), skills: builtinSkills, state, bus: eventBus })
+      ? new AgentRuntime({
+          api: createMetaBlogApi(connection),
+          llm: createLlmClient(connection),
+          skills: builtinSkills,
+          tools: builtinTools,
+          maxSteps: configuredMaxSteps(),
+          state,
+          bus: eventBus,
+        })
       : null
   }
   return pageRuntime

@@ -1,6 +1,7 @@
 import type { Checkpoint } from '../../plugin/protocol'
 import type { MetaBlogApi } from '../api/metablog-api'
-import type { ResumableTask, Skill, TaskInputs } from './types'
+import { isRecord } from '../is-record'
+import type { ResumableTask, Skill, TaskInputs, TaskRecord } from './types'
 
 export interface ResumePreview {
   taskId: string
@@ -12,6 +13,35 @@ export interface ResumePreview {
   reasons: string[]
   /** The pages whose hashes were checked: a change to one of them can change the risk. */
   paths: string[]
+}
+
+/** What `runtime.resume` came to. */
+export type ResumeStatus =
+  | { status: 'started'; preview: ResumePreview; done: Promise<TaskRecord> }
+  | { status: 'needs-confirmation'; preview: ResumePreview }
+  /** The setup card is showing: the task needs a model. */
+  | { status: 'needs-model' }
+  /** Stop was pressed while the resume was being checked. */
+  | { status: 'stopped' }
+  | { status: 'refused'; message: string }
+
+/**
+ * Why a checkpoint cannot be resumed by this skill: saved by another version of its steps, or with
+ * inputs that are not a task's (a hand-edited or foreign file). Undefined when it can.
+ */
+export function checkpointProblem(checkpoint: Checkpoint, skill: Skill): string | undefined {
+  if ((checkpoint.skillVersion ?? 1) !== (skill.version ?? 1)) {
+    return `"${checkpoint.title}" was saved by another version of the ${skill.name} skill, so its saved steps may not fit. Discard it and ask again.`
+  }
+  const inputs = checkpoint.inputs
+  const valid =
+    typeof inputs.text === 'string' &&
+    typeof inputs.intent === 'string' &&
+    skill.intents.includes(inputs.intent) &&
+    isRecord(inputs.params) &&
+    (inputs.currentFile === undefined || typeof inputs.currentFile === 'string') &&
+    (inputs.selectedText === undefined || typeof inputs.selectedText === 'string')
+  return valid ? undefined : `"${checkpoint.title}" has a saved request that ${skill.name} cannot read. Discard it and ask again.`
 }
 
 export class ResumeRefusedError extends Error {
@@ -28,8 +58,8 @@ export async function findCheckpoint(api: MetaBlogApi, skills: ReadonlyMap<strin
 }
 
 /** A checkpoint as the resume banner lists it. */
-export function resumableTask({ taskId, skill, title, steps, totalSteps, updatedAt }: Checkpoint): ResumableTask {
-  return { taskId, skill, title, finishedSteps: steps.length, totalSteps, updatedAt }
+export function resumableTask({ taskId, skill, title, steps, totalSteps, updatedAt, records }: Checkpoint): ResumableTask {
+  return { taskId, skill, title, finishedSteps: steps.length, totalSteps, updatedAt, ...(records?.length ? { savedResults: records.length } : {}) }
 }
 
 /**

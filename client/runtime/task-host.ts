@@ -3,6 +3,7 @@ import type { MetaBlogApi } from '../api/metablog-api'
 import type { EventBus, MetaBlogEvents } from '../event-bus'
 import type { CostTracker } from './cost-tracker'
 import type { Logger } from './logger'
+import type { ApprovalMode } from './approvals'
 import type { ApprovalDecision, ChatState, ConflictDecision, Proposal } from './types'
 
 /** What a running task needs from the runtime around it. */
@@ -17,7 +18,7 @@ export interface TaskHost {
   /** The tab running the task, recorded in its checkpoints. */
   tabId: string
   touch(): void
-  approve(taskId: string, proposal: Proposal, signal: AbortSignal): Promise<ApprovalDecision>
+  approve(taskId: string, proposal: Proposal, signal: AbortSignal, mode?: ApprovalMode): Promise<ApprovalDecision>
   resolveConflict(taskId: string, path: string, summary: string, signal: AbortSignal): Promise<ConflictDecision>
 }
 

@@ -6,12 +6,15 @@ import { guardedContent } from './guarded-write'
 import { hashText } from './hash'
 import { messageId } from './messages'
 import { createModelPort } from './model-port'
+import { createPageOperations } from './page-operations'
 import { createTaskId, type TaskHost } from './task-host'
-import type { Skill, SkillContext, TaskInputs } from './types'
+import type { Skill, SkillContext, TaskInputs, ToolRowOutcome } from './types'
 
 export type { TaskHost } from './task-host'
 
 const CHECKPOINT_INTERVAL_MS = 1000
+/** A page lock lasts five minutes on the server; a writer renews it when it is older than this. */
+const LOCK_RENEW_MS = 2 * 60_000
 
 /**
  * One run of a skill: its steps from the first unfinished one, a checkpoint after each finished
@@ -22,6 +25,7 @@ export class TaskRun {
   readonly controller = new AbortController()
   readonly title: string
   private readonly finished: CheckpointStep[]
+  private readonly records: CheckpointStep[]
   private partial: Checkpoint['partial']
   private readonly expectedHashes: Record<string, string>
   private readonly pendingHashes: Record<string, string>
@@ -31,6 +35,10 @@ export class TaskRun {
   private replyId: string | null = null
   private saveFailureNoted = false
   private stepIndex = 0
+  /** Pages whose write was sent just before the interruption and landed. */
+  private readonly landed = new Set<string>()
+  /** When this run last locked each page it writes. */
+  private readonly lockedAt = new Map<string, number>()
 
   constructor(
     private readonly host: TaskHost,
@@ -41,6 +49,7 @@ export class TaskRun {
     this.taskId = checkpoint?.taskId ?? createTaskId()
     this.title = checkpoint?.title ?? skill.title(inputs)
     this.finished = [...(checkpoint?.steps ?? [])]
+    this.records = [...(checkpoint?.records ?? [])]
     this.partial = checkpoint?.partial
     this.expectedHashes = { ...checkpoint?.expectedHashes }
     this.pendingHashes = { ...checkpoint?.pendingHashes }
@@ -57,8 +66,9 @@ export class TaskRun {
     return this.createdPaths.at(-1) ?? this.inputs.params.path ?? this.inputs.currentFile
   }
 
+  /** Finished steps and results recorded inside a step: what a resume would not do again. */
   get finishedCount(): number {
-    return this.finished.length
+    return this.finished.length + this.records.length
   }
 
   checkpoint(): CheckpointData {
@@ -74,6 +84,8 @@ export class TaskRun {
       createdPaths: this.createdPaths,
       totalSteps: this.skill.steps.length,
       owner: this.host.tabId,
+      skillVersion: this.skill.version ?? 1,
+      records: this.records,
     }
   }
 
@@ -106,7 +118,10 @@ export class TaskRun {
    */
   private async adoptLandedWrites(): Promise<void> {
     for (const [path, pending] of Object.entries(this.pendingHashes)) {
-      if ((await this.host.api.readHash(path, { signal: this.signal })) === pending) this.expectedHashes[path] = pending
+      if ((await this.host.api.readHash(path, { signal: this.signal })) === pending) {
+        this.expectedHashes[path] = pending
+        this.landed.add(path)
+      }
       delete this.pendingHashes[path]
     }
   }
@@ -142,6 +157,7 @@ export class TaskRun {
   private trackedApi(): MetaBlogApi {
     const { api, logger } = this.host
     const taskId = this.taskId
+    const lock = (path: string) => this.lock(path)
     return {
       ...api,
       async writeFile(path, content, expectedHash, options) {
@@ -150,6 +166,7 @@ export class TaskRun {
         return written
       },
       async deleteFile(path, expectedHash, options) {
+        await lock(path)
         const deleted = await api.deleteFile(path, expectedHash, options)
         logger.log('agent.file.saved', { taskId, path, hash: null, deleted: true })
         return deleted
@@ -157,8 +174,17 @@ export class TaskRun {
     }
   }
 
+  /** Every writer locks the page first (the runtime's job, not each skill's), renewing an old lock. */
+  private async lock(path: string): Promise<void> {
+    const at = this.lockedAt.get(path)
+    if (at !== undefined && Date.now() - at < LOCK_RENEW_MS) return
+    await this.host.api.lock(path, this.taskId, { signal: this.signal })
+    this.lockedAt.set(path, Date.now())
+  }
+
   /** Writes with the hash the task expects; a stale answer for a page that already holds this exact content is a write that landed. */
   private async writePage(api: MetaBlogApi, path: string, text: string, expectedHash: string | null): Promise<string> {
+    await this.lock(path)
     const content = await guardedContent(api, path, text, expectedHash, this.signal)
     const wanted = await hashText(content)
     this.pendingHashes[path] = wanted
@@ -190,7 +216,7 @@ export class TaskRun {
       host.llm && host.model
         ? createModelPort({ client: host.llm, model: host.model, taskId: this.taskId, signal: this.signal, costs: host.costs, logger: host.logger })
         : null
-    return {
+    const context: Omit<SkillContext, 'pages'> = {
       taskId: this.taskId,
       inputs: this.inputs,
       signal: this.signal,
@@ -220,7 +246,7 @@ export class TaskRun {
             host.touch()
             host.state.updateMessage(id, { text })
           },
-          done: () => host.state.updateMessage(id, { streaming: false, cost: host.costs.task(this.taskId) }),
+          done: (extra = {}) => host.state.updateMessage(id, { streaming: false, cost: host.costs.task(this.taskId), ...extra }),
         }
       },
       writePage: (path, content, expectedHash) => this.writePage(api, path, content, expectedHash),
@@ -233,8 +259,32 @@ export class TaskRun {
       markCreated: (path) => {
         if (!this.createdPaths.includes(path)) this.createdPaths.push(path)
       },
-      approve: (proposal) => host.approve(this.taskId, proposal, this.signal),
+      approve: (proposal, mode) => host.approve(this.taskId, proposal, this.signal, mode),
       resolveConflict: (path, summary) => host.resolveConflict(this.taskId, path, summary, this.signal),
+      recorded: <T>(id: string) => run.records.find((item) => item.id === id)?.output as T | undefined,
+      record: async (id, output) => {
+        host.touch()
+        run.records.push({ id, output: output ?? null, finishedAt: Date.now() })
+        await run.saveCheckpoint()
+      },
+      showToolCall: (call) => this.showToolCall(call),
+      landedWrite: (path) => this.landed.has(path),
+    }
+    return { ...context, pages: createPageOperations(context) }
+  }
+
+  private showToolCall(call: { name: string; summary: string; arguments: unknown }): { finish(outcome: ToolRowOutcome): void } {
+    const id = messageId(`${this.taskId}-tool`)
+    const { state } = this.host
+    this.host.touch()
+    state.pushMessage({ id, kind: 'tool', taskId: this.taskId, name: call.name, summary: call.summary, arguments: JSON.stringify(call.arguments ?? null), status: 'running' })
+    const started = Date.now()
+    return {
+      finish: (outcome) => {
+        state.updateMessage(id, { status: outcome.ok ? 'done' : 'error', summary: outcome.summary, result: outcome.result })
+        // The tool's name and how it went, never its arguments or result (they can hold whole pages).
+        this.host.logger.log('agent.tool.called', { taskId: this.taskId, tool: call.name, ok: outcome.ok, code: outcome.code, ms: Date.now() - started })
+      },
     }
   }
 

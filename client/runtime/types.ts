@@ -1,7 +1,11 @@
 // The shapes a skill and the runtime share. Framework-free: the Vue layer adapts ChatState.
-import type { ChatCompletionMessageParam } from 'openai/resources'
+import type { ChatCompletionMessageParam, ChatCompletionTool, CompletionUsage } from 'openai/resources'
+import type { FinishReason } from '../api/stream-chat'
 import type { MetaBlogApi } from '../api/metablog-api'
+import type { ApprovalMode } from './approvals'
 import type { CostTotals } from './cost-tracker'
+import type { SkillCommand, SkillPatterns } from './define-skill'
+import type { PageOperations } from './page-operations'
 import type { Intent, IntentParams } from './intent-types'
 import type { AgentState } from './state-machine'
 
@@ -11,32 +15,65 @@ export interface TaskInputs {
   params: IntentParams
   currentFile?: string
   selectedText?: string
+  /** Agent turns: the mode the turn runs in (kept for a resume). */
+  mode?: ApprovalMode
+  /** Agent turns: the conversation so far, oldest first (the author's requests and the agent's answers). */
+  history?: { role: 'user' | 'assistant'; text: string }[]
 }
 
 /** A change to a page that waits for the author, unless they chose auto-edit. */
 export interface Proposal {
-  kind: 'edit' | 'delete' | 'description' | 'links'
+  kind: 'edit' | 'delete' | 'description' | 'links' | 'create'
   path: string
   summary: string
   before: string
   after: string
   /** Something the author should know before deciding (e.g. raw HTML in the model's text was made inert). */
   warning?: string
+  /** The card offers a reason for a rejection, which goes back to the model (the agent's tools). */
+  askReason?: boolean
 }
 
-export type ApprovalDecision = { action: 'accept'; after?: string } | { action: 'reject' }
+export type ApprovalDecision = { action: 'accept'; after?: string } | { action: 'reject'; reason?: string }
 export type ConflictDecision = 'reapply' | 'drop'
 
 export interface ModelRequest {
   messages: ChatCompletionMessageParam[]
   temperature?: number
   maxTokens?: number
+  /** Tools the model may call this turn. */
+  tools?: ChatCompletionTool[]
+}
+
+/** A tool call as the model sent it; `arguments` is null when they were not valid JSON (see `error`). */
+export interface ModelToolCall {
+  id: string
+  name: string
+  arguments: Record<string, unknown> | null
+  rawArguments: string
+  error?: string
+}
+
+export interface TurnHandlers {
+  onText?: (delta: string, text: string) => void
+  /** A tool call being written: its name and the length of its arguments so far. */
+  onToolCallProgress?: (name: string, characters: number) => void
+}
+
+/** One model turn: its text, the tools it called, why it stopped, and what it cost. */
+export interface ModelTurn {
+  text: string
+  toolCalls: ModelToolCall[]
+  finishReason: FinishReason
+  usage: CompletionUsage | null
 }
 
 /** The model as a skill sees it: one call, text deltas as they arrive, usage recorded for the task. */
 export interface ModelPort {
   readonly model: string
   complete(request: ModelRequest, options?: { onText?: (delta: string, text: string) => void }): Promise<string>
+  /** The same call, answered whole: text, tool calls, finish reason and usage. */
+  turn(request: ModelRequest, options?: TurnHandlers): Promise<ModelTurn>
 }
 
 export interface SkillContext {
@@ -44,6 +81,8 @@ export interface SkillContext {
   readonly inputs: TaskInputs
   readonly signal: AbortSignal
   readonly api: MetaBlogApi
+  /** Reads and writes pages with hashes the runtime keeps; a stale write becomes a conflict card. */
+  readonly pages: PageOperations
   /** Null when no model is configured: skills that can, degrade. */
   readonly model: ModelPort | null
   /** Text the running step had streamed before the task was interrupted, to continue from. */
@@ -59,7 +98,7 @@ export interface SkillContext {
   /** Appends Markdown to this task's reply. */
   say(markdown: string): void
   /** Streams into a fresh reply message (summaries, answers). */
-  replyStream(): { append(delta: string): void; done(): void }
+  replyStream(): { append(delta: string): void; done(extra?: { mode?: ApprovalMode; plan?: string; cost?: CostTotals }): void }
   /**
    * Writes a page the task owns (`expectedHash` null creates it) and records its new hash; the
    * checkpoint notes the write before it is sent, so a crash mid-write is not mistaken for an edit.
@@ -72,8 +111,25 @@ export interface SkillContext {
   /** Pages this task created, also before an interruption. */
   readonly createdPaths: readonly string[]
   markCreated(path: string): void
-  approve(proposal: Proposal): Promise<ApprovalDecision>
+  approve(proposal: Proposal, mode?: ApprovalMode): Promise<ApprovalDecision>
   resolveConflict(path: string, summary: string): Promise<ConflictDecision>
+  /** A result this run (or the run before a resume) recorded under `id`; undefined if none. */
+  recorded<T>(id: string): T | undefined
+  /** Records a result and saves the checkpoint, so a resume reuses it instead of doing it again. */
+  record(id: string, output: unknown): Promise<void>
+  /** Whether a write to `path` was sent just before the interruption this run resumes from, and landed. */
+  landedWrite(path: string): boolean
+  /** Shows one tool call as a compact row in the conversation; `finish` fills in how it went. */
+  showToolCall(call: { name: string; summary: string; arguments: unknown }): { finish(outcome: ToolRowOutcome): void }
+}
+
+export interface ToolRowOutcome {
+  ok: boolean
+  /** The error's code, when it failed. */
+  code?: string
+  summary: string
+  /** The result or error, as the model was given it. */
+  result: string
 }
 
 export interface SkillStep {
@@ -89,6 +145,14 @@ export interface Skill {
   intents: readonly Intent[]
   /** A skill that cannot work at all without a model. */
   needsModel: boolean
+  /** Its slash commands, with their menu and help lines. */
+  commands?: readonly SkillCommand[]
+  /** Its keyword patterns, English and Chinese. */
+  patterns?: SkillPatterns
+  /** Params the model classifier may fill for it (see IntentParams). */
+  params?: readonly (keyof TaskInputs['params'])[]
+  /** Bumped when its steps change shape: a checkpoint from another version is not resumed. */
+  version?: number
   title(inputs: TaskInputs): string
   steps: readonly SkillStep[]
 }
@@ -118,11 +182,24 @@ export interface ResumableTask {
   finishedSteps: number
   totalSteps: number
   updatedAt: number
+  /** Model turns and tool results saved inside the running step (the agent's). */
+  savedResults?: number
 }
 
 export type ChatMessage =
   | { id: string; kind: 'user'; text: string; selection?: string; file?: string }
-  | { id: string; kind: 'assistant'; taskId?: string; text: string; streaming: boolean; cost?: CostTotals }
+  | { id: string; kind: 'assistant'; taskId?: string; text: string; streaming: boolean; cost?: CostTotals; mode?: ApprovalMode; plan?: string }
+  | {
+      id: string
+      kind: 'tool'
+      taskId: string
+      name: string
+      summary: string
+      /** The arguments as JSON text. */
+      arguments: string
+      status: 'running' | 'done' | 'error'
+      result?: string
+    }
   | { id: string; kind: 'approval'; taskId: string; proposal: Proposal; status: 'pending' | 'accepted' | 'rejected' }
   | { id: string; kind: 'conflict'; taskId: string; path: string; summary: string; status: 'pending' | 'reapply' | 'drop' }
   | { id: string; kind: 'error'; taskId?: string; code: string; message: string; retryText?: string }

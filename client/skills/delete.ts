@@ -1,3 +1,6 @@
+import { defineSkill } from '../runtime/define-skill'
+import { parseTargetCommand } from '../runtime/intent-commands'
+import { deleteRule } from '../runtime/intent-patterns'
 import type { Skill } from '../runtime/types'
 import { pageLinks } from './graph-report'
 import { readTargetPage, type TargetPage } from './page-target'
@@ -9,10 +12,15 @@ interface Doomed extends TargetPage {
 }
 
 /** delete: read the page → the author confirms (never auto-accepted) → delete it only if it is still the version shown. */
-export const deleteSkill: Skill = {
+export const deleteSkill = defineSkill({
   name: 'delete',
   intents: ['delete_article'],
   needsModel: false,
+  params: ['path', 'pageHint'],
+  commands: [
+    { name: 'delete', description: 'Delete a page (after you confirm)', help: '**/delete** a page — delete a post (after you confirm)', hidden: true, order: 80, parse: parseTargetCommand },
+  ],
+  patterns: { rules: [deleteRule], order: 10 },
   title: (inputs) => `Delete ${inputs.params.path ?? inputs.params.pageHint ?? inputs.currentFile ?? 'a page'}`,
   steps: [
     {
@@ -72,4 +80,4 @@ export const deleteSkill: Skill = {
       },
     },
   ],
-}
+})

@@ -1,6 +1,8 @@
+import { defineSkill } from '../runtime/define-skill'
+import { parseEditCommand } from '../runtime/intent-commands'
+import { editRule } from '../runtime/intent-patterns'
 import type { Skill, SkillContext } from '../runtime/types'
 import { locateSelection } from './locate'
-import { writeChecked } from './page-write'
 import { system, user } from './prompts'
 import { SkillError } from '../api/errors'
 import { neutralizedNotice, sanitizeMarkdown, type Neutralized } from './sanitize-markdown'
@@ -46,10 +48,15 @@ function locate(source: string, selection: string, path: string): { start: numbe
 }
 
 /** edit: locate the selection in the source → rewrite it → a diff awaiting approval → save with the hash read at the start. */
-export const editSkill: Skill = {
+export const editSkill = defineSkill({
   name: 'edit',
   intents: ['edit_content'],
   needsModel: true,
+  params: ['path', 'instruction'],
+  commands: [
+    { name: 'edit', argument: 'instruction', description: 'Rewrite the text you selected on the page', help: '**/edit** an instruction — rewrite the text you selected on the page', order: 20, parse: parseEditCommand },
+  ],
+  patterns: { rules: [editRule], order: 60 },
   title: (inputs) => `Edit: ${inputs.params.instruction ?? inputs.text}`,
   steps: [
     {
@@ -115,7 +122,7 @@ export const editSkill: Skill = {
         const review = context.output<Review>('review')
         if (!review.accepted) return null
         const original = target.source.slice(target.start, target.end)
-        const result = await writeChecked(context, {
+        const result = await context.pages.writeChecked({
           path: target.path,
           content: target.source.slice(0, target.start) + review.replacement + target.source.slice(target.end),
           hash: target.hash,
@@ -136,4 +143,4 @@ export const editSkill: Skill = {
       },
     },
   ],
-}
+})

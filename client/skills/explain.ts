@@ -1,3 +1,5 @@
+import { defineSkill } from '../runtime/define-skill'
+import { explainRule } from '../runtime/intent-patterns'
 import type { Skill, SkillContext } from '../runtime/types'
 import { codeBlocks } from './markdown'
 import { system, user } from './prompts'
@@ -41,10 +43,21 @@ function fenced(block: { language: string; code: string }): string {
 }
 
 /** explain: the selected code, or the page's code blocks → a streamed explanation. */
-export const explainSkill: Skill = {
+export const explainSkill = defineSkill({
   name: 'explain',
   intents: ['explain_code'],
   needsModel: true,
+  params: ['path'],
+  commands: [
+    {
+      name: 'explain',
+      description: 'Explain the selected code or this page’s code',
+      help: "**/explain** — explain the selected code or this page's code blocks",
+      order: 60,
+      parse: (_argument, context) => ({ params: context.currentFile ? { path: context.currentFile } : {} }),
+    },
+  ],
+  patterns: { rules: [explainRule], order: 50 },
   title: (inputs) => (inputs.selectedText ? 'Explain the selected code' : `Explain the code in ${inputs.params.path ?? inputs.currentFile ?? 'this page'}`),
   steps: [
     {
@@ -79,4 +92,4 @@ export const explainSkill: Skill = {
       },
     },
   ],
-}
+})

@@ -1,7 +1,8 @@
+import { defineSkill } from '../runtime/define-skill'
+import { graphRule } from '../runtime/intent-patterns'
 import type { Skill, SkillContext } from '../runtime/types'
 import { describePageLinks, describeSite, pageLinks } from './graph-report'
 import { pageLink } from './page-link'
-import { writeChecked } from './page-write'
 import { findUnlinkedMentions, linkMentions, wikiLinkFor, type LinkCandidate, type Mention } from './unlinked-mentions'
 
 interface Inspection {
@@ -30,10 +31,15 @@ function listMentions(mentions: readonly Mention[]): string {
 }
 
 /** graph: the page's backlinks and dead links → unlinked mentions of other posts → link them, with approval. */
-export const graphSkill: Skill = {
+export const graphSkill = defineSkill({
   name: 'graph',
   intents: ['update_graph'],
   needsModel: false,
+  params: ['path'],
+  commands: [
+    { name: 'graph', description: 'Backlinks, unresolved links and link ideas for this page', help: '**/graph** — backlinks, unresolved links and link suggestions for this page', order: 50 },
+  ],
+  patterns: { rules: [graphRule], order: 70 },
   title: (inputs) => `Links of ${inputs.params.path ?? inputs.currentFile ?? 'the blog'}`,
   steps: [
     {
@@ -88,7 +94,7 @@ export const graphSkill: Skill = {
           return null
         }
         const targets = mentions.map((mention) => ({ path: mention.path, title: mention.title }))
-        const result = await writeChecked(context, {
+        const result = await context.pages.writeChecked({
           path,
           content: decision.after ?? after,
           hash,
@@ -112,4 +118,4 @@ export const graphSkill: Skill = {
       },
     },
   ],
-}
+})

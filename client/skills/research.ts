@@ -1,4 +1,7 @@
 import type { SearchResult } from '../../plugin/protocol'
+import { defineSkill } from '../runtime/define-skill'
+import { parseQueryCommand } from '../runtime/intent-commands'
+import { researchRule } from '../runtime/intent-patterns'
 import type { Skill, SkillContext } from '../runtime/types'
 import { pageLink } from './page-link'
 import { bestPassages } from './passages'
@@ -34,10 +37,24 @@ function quote(passage: string): string {
 }
 
 /** research: search the blog → the best paragraphs of each hit → an answer that cites them (or the quotes, without a model). */
-export const researchSkill: Skill = {
+export const researchSkill = defineSkill({
   name: 'research',
   intents: ['research', 'answer_question'],
   needsModel: false,
+  params: ['query'],
+  commands: [
+    { name: 'research', argument: 'question', description: 'Answer from your own posts, with links', help: '**/research** a question — answer from your own posts, with links', order: 40, parse: parseQueryCommand },
+    { name: 'search', description: 'Search your posts', hidden: true, order: 41, parse: parseQueryCommand },
+    {
+      name: 'ask',
+      argument: 'question',
+      description: 'Ask anything about your blog',
+      help: '**/ask** a question — answer it from your blog',
+      order: 70,
+      parse: (argument, context) => ({ intent: 'answer_question', ...parseQueryCommand(argument, context) }),
+    },
+  ],
+  patterns: { rules: [researchRule], order: 20 },
   title: (inputs) => `Research: ${inputs.params.query ?? inputs.text}`,
   steps: [
     {
@@ -115,4 +132,4 @@ export const researchSkill: Skill = {
       },
     },
   ],
-}
+})

@@ -1,3 +1,6 @@
+import { defineSkill } from '../runtime/define-skill'
+import { parseTargetCommand } from '../runtime/intent-commands'
+import { summarizeRule } from '../runtime/intent-patterns'
 import type { Skill, SkillContext, TaskInputs } from '../runtime/types'
 import { resolveTarget } from '../runtime/intent-params'
 import { chunkText } from './chunk-text'
@@ -5,7 +8,6 @@ import { extractiveSummary, firstSentence } from './extractive-summary'
 import { setFrontMatterField, stripFrontMatter } from './markdown'
 import { pageLink } from './page-link'
 import { readTargetPage, type PageRequest, type TargetPage } from './page-target'
-import { writeChecked } from './page-write'
 import { system, user } from './prompts'
 import { wantsSavedDescription, withoutSaveClause } from './save-request'
 import { SkillError } from '../api/errors'
@@ -83,10 +85,16 @@ async function summarizeParts(context: SkillContext, page: TargetPage, chunks: s
 }
 
 /** summarize: read the page → a streamed summary (in parts for long pages; extractive without a model) → optionally save it as the description. */
-export const summarizeSkill: Skill = {
+export const summarizeSkill = defineSkill({
   name: 'summarize',
   intents: ['summarize'],
   needsModel: false,
+  params: ['path', 'pageHint'],
+  commands: [
+    { name: 'summarize', description: 'Summarize this page (or a named one)', help: '**/summarize** — summarize this page (or a named one)', order: 30, parse: parseTargetCommand },
+    { name: 'summarise', description: 'Summarize this page', hidden: true, order: 31, parse: parseTargetCommand },
+  ],
+  patterns: { rules: [summarizeRule], order: 30 },
   title: (inputs) => `Summarize ${inputs.params.path ?? inputs.params.pageHint ?? inputs.currentFile ?? 'a page'}`,
   steps: [
     {
@@ -143,7 +151,7 @@ export const summarizeSkill: Skill = {
         }
         // Front matter is one line per field here: fold an edited description onto one line.
         const description = (decision.after ?? sentence).replace(/\s+/g, ' ').trim()
-        const result = await writeChecked(context, {
+        const result = await context.pages.writeChecked({
           path: page.path,
           content: setFrontMatterField(page.content, 'description', description),
           hash: page.hash,
@@ -159,4 +167,4 @@ export const summarizeSkill: Skill = {
       },
     },
   ],
-}
+})

@@ -3,7 +3,6 @@
 import { errorCode } from '../api/errors'
 import type { SkillContext } from '../runtime/types'
 import { composeFrontMatter, stripFrontMatter, today } from './markdown'
-import { writeChecked } from './page-write'
 import { system, user } from './prompts'
 import { sanitizeMarkdown } from './sanitize-markdown'
 import { requireModel } from './stream-reply'
@@ -112,7 +111,7 @@ export async function saveDraft(context: SkillContext): Promise<SavedDraft> {
   const { path } = context.output<Draft>('draft')
   const { body } = context.output<Content>('content')
   const page = draftPage(context, body)
-  const result = await writeChecked(context, {
+  const result = await context.pages.writeChecked({
     path,
     content: page,
     hash: context.expectedHash(path),

@@ -1,7 +1,9 @@
 import type { SearchResult } from '../../plugin/protocol'
+import { defineSkill } from '../runtime/define-skill'
+import { parseWriteCommand } from '../runtime/intent-commands'
+import { writeRule } from '../runtime/intent-patterns'
 import type { Skill, SkillContext } from '../runtime/types'
 import { composeFrontMatter, routeOf, slugForTitle, stripFrontMatter, today, wikiLinkLabel } from './markdown'
-import { writeChecked } from './page-write'
 import { system, user } from './prompts'
 import { requireModel } from './stream-reply'
 import { lengthHint, pageBody, saveDraft, topicOf, writeContent, type Content, type Draft, type Outline, type SavedDraft } from './write-content'
@@ -36,10 +38,16 @@ function relatedSection(related: Related): string {
 }
 
 /** write: related posts → outline → a draft page that grows as it streams → the finished draft → front matter → final save → graph. */
-export const writeSkill: Skill = {
+export const writeSkill = defineSkill({
   name: 'write',
   intents: ['write_article'],
   needsModel: true,
+  params: ['topic', 'style', 'length'],
+  commands: [
+    { name: 'write', argument: 'topic', description: 'Draft a new post into a Markdown file', help: '**/write** a topic — draft a new post (or "write a post about …", "写一篇关于…的文章")', order: 10, parse: parseWriteCommand },
+    { name: 'draft', description: 'Draft a new post', hidden: true, order: 11, parse: parseWriteCommand },
+  ],
+  patterns: { rules: [writeRule], order: 40 },
   title: (inputs) => `Write a post about ${inputs.params.topic ?? inputs.text}`,
   steps: [
     {
@@ -122,7 +130,7 @@ export const writeSkill: Skill = {
         const related = context.output<Related>('related').filter((page) => page.path !== path)
         const frontMatter = composeFrontMatter({ title, date: today(), tags: details.tags, description: details.description })
         const finish = (text: string) => `${frontMatter}\n${text}${text.includes(RELATED_HEADING) ? '' : relatedSection(related)}\n`
-        const result = await writeChecked(context, {
+        const result = await context.pages.writeChecked({
           path,
           content: finish(pageBody(body)),
           // The hash the task last wrote: an edit the author made since is theirs to keep.
@@ -151,7 +159,7 @@ export const writeSkill: Skill = {
       },
     },
   ],
-}
+})
 
 function parseDetails(answer: string, title: string): Details {
   try {

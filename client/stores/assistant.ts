@@ -7,6 +7,7 @@ import type { AgentRuntime, ApprovalMode } from '../runtime/agent-runtime'
 import { getAgentRuntime } from '../runtime/page-runtime'
 import { addCosts, emptyCost, type CostTotals } from '../runtime/cost-tracker'
 import type { ResumePreview } from '../runtime/resume'
+import type { SlashCommand } from '../runtime/vocabulary'
 import { FINAL_STATES, type AgentState } from '../runtime/state-machine'
 import type { ApprovalDecision, ChatMessage, ChatState, ConflictDecision, ResumableTask, TaskProgress } from '../runtime/types'
 import { clearSavedConversation, loadConversation, saveConversation, type AssistantMessage } from './conversation-storage'
@@ -53,6 +54,8 @@ export const useAssistantStore = defineStore('metablog-assistant', () => {
   const selection = ref<string | null>(null)
   const currentFile = ref<string | undefined>(undefined)
   const approvalMode = ref<ApprovalMode>('ask')
+  /** The slash menu, from the skills the runtime understands. */
+  const commands = shallowRef<readonly SlashCommand[]>([])
   /** Whether the "connect a model" card shows (it can be hidden for the rest of the page's life). */
   const setupOpen = ref(true)
   /** The page written last (by a task or in the author's editor), a new object each time. */
@@ -70,6 +73,8 @@ export const useAssistantStore = defineStore('metablog-assistant', () => {
   /** A finished task can no longer take decisions, and its last reply shows what the task spent. */
   function settleTask(id: string): void {
     patchMessages((message) => isLiveCard(message) && 'taskId' in message && message.taskId === id, () => ({ interrupted: true }))
+    // A tool call still running when its task ended was stopped with it.
+    patchMessages((message) => message.kind === 'tool' && message.status === 'running' && message.taskId === id, () => ({ interrupted: true }))
     const spent = runtime?.costs.task(id)
     const replies = messages.value.filter((message) => message.kind === 'assistant' && message.taskId === id)
     const last = replies.at(-1)
@@ -134,6 +139,7 @@ export const useAssistantStore = defineStore('metablog-assistant', () => {
     runtime = factory(chatState)
     if (!runtime) return false
     runtime.approvalMode = approvalMode.value
+    commands.value = runtime.commands
     connected.value = true
     // A changed page can change how risky a resume is: the resume banner checks again.
     runtime.bus.on('file:written', ({ path }) => (writtenPage.value = { path }))
@@ -151,6 +157,15 @@ export const useAssistantStore = defineStore('metablog-assistant', () => {
     const selectedText = selection.value ?? undefined
     selection.value = null
     track(() => runtime!.processInput(request, { currentFile: currentFile.value, selectedText }), request)
+    return true
+  }
+
+  /** A plan-mode answer's "Run this plan": an ask-mode agent request carrying the plan. */
+  function runPlan(messageId: string): boolean {
+    const message = messages.value.find((item) => item.id === messageId)
+    if (!runtime || message?.kind !== 'assistant' || !message.plan || isWorking.value) return false
+    const plan = message.plan
+    track(() => runtime!.runPlan(plan, { currentFile: currentFile.value }))
     return true
   }
 
@@ -190,22 +205,20 @@ export const useAssistantStore = defineStore('metablog-assistant', () => {
     return runtime.previewResume(id)
   }
 
-  /** Checks the risk first; a risky resume waits for `confirmed`. The task then runs in the background. */
+  /** The runtime checks and starts the resume; a risky one waits for `confirmed`. The task then runs in the background. */
   async function resume(id: string, confirmed = false): Promise<ResumeOutcome> {
     if (!runtime) return { status: 'failed', message: 'The assistant is not connected to the dev server.' }
     if (isWorking.value) return { status: 'failed', message: 'A task is still running. Stop it first.' }
-    let preview: ResumePreview
-    try {
-      preview = await runtime.previewResume(id)
-    } catch (error) {
-      return { status: 'failed', message: (error as Error).message }
-    }
-    if (preview.risk === 'high' && !confirmed) return { status: 'needs-confirmation', preview }
+    starting.value = true
+    const outcome = await runtime.resume(id, { confirmed }).catch((error: unknown) => ({ status: 'refused' as const, message: (error as Error).message }))
+    if (outcome.status !== 'started') starting.value = false
+    if (outcome.status === 'needs-confirmation') return { status: 'needs-confirmation', preview: outcome.preview }
+    if (outcome.status === 'refused') return { status: 'failed', message: outcome.message }
+    if (outcome.status !== 'started') return { status: 'started' }
     resumable.value = resumable.value.filter((task) => task.taskId !== id)
     // The task's earlier error cards can no longer retry it: that would run it a second time.
     patchMessages((message) => message.kind === 'error' && message.taskId === id, () => ({ retryText: undefined }))
-    note(`Resuming **${preview.title}** at “${preview.pendingSteps[0] ?? 'the last step'}”.`, id)
-    track(() => runtime!.resumeTask(id, { confirmed: true }), undefined, id)
+    track(() => outcome.done, undefined, id)
     return { status: 'started' }
   }
 
@@ -263,8 +276,8 @@ export const useAssistantStore = defineStore('metablog-assistant', () => {
   return {
     // state
     messages, status, taskId, progress, resumable, sessionCost, modelStatus, connected, ready,
-    open, draft, selection, currentFile, approvalMode, setupOpen, isWorking, pendingCards, writtenPage,
+    open, draft, selection, currentFile, approvalMode, commands, setupOpen, isWorking, pendingCards, writtenPage,
     // actions
-    connect, send, stop, decide, retry, previewResume, resume, discard, setApprovalMode, clearConversation, persist,
+    connect, send, runPlan, stop, decide, retry, previewResume, resume, discard, setApprovalMode, clearConversation, persist,
   }
 })

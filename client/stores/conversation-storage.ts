@@ -44,6 +44,7 @@ function isMessage(value: unknown): value is AssistantMessage {
 function interrupt(message: AssistantMessage): AssistantMessage {
   if ((message.kind === 'approval' || message.kind === 'conflict') && message.status === 'pending') return { ...message, interrupted: true }
   if (message.kind === 'assistant' && message.streaming) return { ...message, streaming: false, interrupted: true }
+  if (message.kind === 'tool' && message.status === 'running') return { ...message, interrupted: true }
   return message
 }
 

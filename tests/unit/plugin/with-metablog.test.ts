@@ -70,4 +70,11 @@ describe('withMetaBlog', () => {
     expect(harden(withMetaBlog({})).config({})).toEqual({ server: { cors: false } })
     expect(harden(withMetaBlog({})).config({ server: { cors: { origin: 'http://localhost:3000' } } })).toBeUndefined()
   })
+
+  it('hands the agent step limit to the page, keeping the user\'s defines, and refuses a nonsense limit', () => {
+    expect(withMetaBlog({}).vite!.define).toEqual({ __METABLOG_AGENT_MAX_STEPS__: '10' })
+    const config = withMetaBlog({ vite: { define: { __MINE__: '1' } } }, { agent: { maxSteps: 4 } })
+    expect(config.vite!.define).toEqual({ __MINE__: '1', __METABLOG_AGENT_MAX_STEPS__: '4' })
+    expect(() => withMetaBlog({}, { agent: { maxSteps: 0 } })).toThrow(/agent.maxSteps must be a whole number/)
+  })
 })

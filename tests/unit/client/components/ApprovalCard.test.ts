@@ -26,6 +26,17 @@ function approval(proposal: Partial<Proposal> = {}, status: 'pending' | 'accepte
 const button = (wrapper: ReturnType<typeof mount>, name: string) => wrapper.findAll('button').find((candidate) => candidate.text() === name)
 
 describe('ApprovalCard', () => {
+  it("an agent's card takes an optional reason for a rejection; a recipe's card has no such field", async () => {
+    const agentCard = mount(ApprovalCard, { props: { message: approval({ askReason: true }), live: true } })
+    await agentCard.get('input[aria-label^="Why not?"]').setValue('  keep my wording  ')
+    await button(agentCard, 'Reject')!.trigger('click')
+    expect(agentCard.emitted('decide')).toEqual([[{ action: 'reject', reason: 'keep my wording' }]])
+    const bare = mount(ApprovalCard, { props: { message: approval({ askReason: true }), live: true } })
+    await button(bare, 'Reject')!.trigger('click')
+    expect(bare.emitted('decide')).toEqual([[{ action: 'reject' }]])
+    expect(mount(ApprovalCard, { props: { message: approval(), live: true } }).find('input').exists()).toBe(false)
+  })
+
   it('names the change and the page, and shows a word-level diff', () => {
     const wrapper = mount(ApprovalCard, { props: { message: approval(), live: true } })
     expect(wrapper.get('[data-testid="metablog-approval"]').attributes('aria-label')).toBe('Edit: posts/etags.md')

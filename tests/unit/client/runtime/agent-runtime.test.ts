@@ -6,9 +6,13 @@ import { AgentRuntime, HISTORY_LIMIT } from '../../../../client/runtime/agent-ru
 import { createPlainChatState } from '../../../../client/runtime/chat-state'
 import { HEARTBEAT_MS, RUNNING_ELSEWHERE_MS } from '../../../../client/runtime/checkpoint-saver'
 import { createLogger } from '../../../../client/runtime/logger'
-import { HELP, STOPPED } from '../../../../client/runtime/messages'
+import { STOPPED } from '../../../../client/runtime/messages'
+import { Vocabulary } from '../../../../client/runtime/vocabulary'
+import { builtinSkills } from '../../../../client/skills'
 import type { Skill } from '../../../../client/runtime/types'
 import { CONFIGURED, checkpoint, createFakeApi, deferred, scriptedSkill, until, type FakeBlog } from '../components/assistant-harness'
+
+const HELP = new Vocabulary(builtinSkills).help
 
 type FakeApi = ReturnType<typeof createFakeApi>
 

@@ -8,6 +8,8 @@ import {
 } from '../../../../client/runtime/intent-router'
 import type { IntentParams, IntentSource, RouteContext } from '../../../../client/runtime/intent-router'
 import { closestCommand } from '../../../../client/runtime/intent-commands'
+import { Vocabulary } from '../../../../client/runtime/vocabulary'
+import { builtinSkills } from '../../../../client/skills'
 
 const page: RouteContext = { currentFile: 'posts/current.md' }
 const selection: RouteContext = { currentFile: 'posts/current.md', selectedText: 'Some selected sentence.' }
@@ -158,7 +160,7 @@ describe('closestCommand', () => {
     ['ok', undefined],
     ['frobnicate', undefined],
   ])('%s → %s', (typo, command) => {
-    expect(closestCommand(typo)).toBe(command)
+    expect(closestCommand(typo, new Vocabulary(builtinSkills).commandNames)).toBe(command)
   })
 })
 

@@ -15,6 +15,7 @@ describe('LOG_EVENTS', () => {
       'agent.skill.started',
       'agent.llm.called',
       'agent.file.saved',
+      'agent.tool.called',
       'agent.task.completed',
       'agent.task.cancelled',
       'agent.error',

@@ -22,7 +22,7 @@ function setUp(api: Partial<Record<keyof MetaBlogApi, unknown>>, skill: Skill, s
   const bus = createEventBus<MetaBlogEvents>()
   const written = vi.fn()
   bus.on('file:written', written)
-  const fullApi = { saveCheckpoint: vi.fn(async () => ({ taskId: 't', updatedAt: 1 })), readHash: vi.fn(async () => null), ...api } as unknown as MetaBlogApi
+  const fullApi = { saveCheckpoint: vi.fn(async () => ({ taskId: 't', updatedAt: 1 })), readHash: vi.fn(async () => null), lock: vi.fn(async () => ({})), ...api } as unknown as MetaBlogApi
   const host = {
     api: fullApi,
     llm: null,
@@ -135,5 +135,22 @@ describe('TaskRun', () => {
     const { run } = setUp({ writeFile }, skill)
     await expect(run.run()).rejects.toMatchObject({ code: 'ERR_UNSAFE_CONTENT', message: expect.stringContaining('posts/new.md was not written. line 4: `<!--@include:`') })
     expect(writeFile).not.toHaveBeenCalled()
+  })
+
+  it('locks a page before writing or deleting it, once per page while the lock is fresh', async () => {
+    const order: string[] = []
+    const lock = vi.fn(async (path: string) => void order.push(`lock ${path}`))
+    const writeFile = vi.fn(async (path: string) => {
+      order.push(`write ${path}`)
+      return { path, hash: `h${order.length}` }
+    })
+    const deleteFile = vi.fn(async (path: string) => void order.push(`delete ${path}`))
+    const { run } = setUp({ lock, writeFile, deleteFile }, skillOf(async (context) => {
+      await context.writePage('posts/a.md', 'one', null)
+      await context.writePage('posts/a.md', 'two', context.expectedHash('posts/a.md'))
+      await context.api.deleteFile('posts/b.md', 'hash-b')
+    }))
+    await run.run()
+    expect(order).toEqual(['lock posts/a.md', 'write posts/a.md', 'write posts/a.md', 'lock posts/b.md', 'delete posts/b.md'])
   })
 })

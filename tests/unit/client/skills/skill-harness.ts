@@ -2,6 +2,7 @@
 // in-memory blog that keeps the file API's hash rules and a scripted model that records its calls.
 import { ApiError } from '../../../../client/api/errors'
 import type { MetaBlogApi } from '../../../../client/api/metablog-api'
+import { createPageOperations } from '../../../../client/runtime/page-operations'
 import type { ApprovalDecision, ConflictDecision, ModelPort, ModelRequest, Proposal, Skill, SkillContext, TaskInputs } from '../../../../client/runtime/types'
 import type { GraphResponse, SearchResult } from '../../../../plugin/protocol'
 
@@ -93,6 +94,9 @@ export function scriptedModel(answers: ScriptedAnswer[]): ScriptedModel {
       }
       return text
     },
+    async turn(request, handlers) {
+      return { text: await this.complete(request, handlers), toolCalls: [], finishReason: 'stop', usage: null }
+    },
   }
 }
 
@@ -121,6 +125,8 @@ export interface RunOptions {
   resume?: Run
   /** The task's signal; stopping it is the author pressing Stop. */
   signal?: AbortSignal
+  /** Pages whose write landed just before the interruption this run resumes from. */
+  landed?: string[]
 }
 
 export async function runSkill(skill: Skill, options: RunOptions): Promise<Run> {
@@ -142,7 +148,7 @@ export async function runSkill(skill: Skill, options: RunOptions): Promise<Run> 
     for (const step of skill.steps) {
       if (run.outputs.has(step.id)) continue
       const resumedText = run.partial?.stepId === step.id ? run.partial.text : ''
-      const context: SkillContext = {
+      const base: Omit<SkillContext, 'pages'> = {
         taskId: 'task-test',
         inputs,
         signal: options.signal ?? new AbortController().signal,
@@ -185,7 +191,12 @@ export async function runSkill(skill: Skill, options: RunOptions): Promise<Run> 
           run.conflicts.push(summary)
           return conflicts.shift() ?? 'reapply'
         },
+        recorded: <T>(id: string) => run.outputs.get(id) as T | undefined,
+        record: async (id, output) => void run.outputs.set(id, output),
+        showToolCall: () => ({ finish: () => undefined }),
+        landedWrite: (path) => options.landed?.includes(path) ?? false,
       }
+      const context: SkillContext = { ...base, pages: createPageOperations(base) }
       const output = await step.run(context)
       run.outputs.set(step.id, output ?? null)
       run.partial = undefined

@@ -17,21 +17,23 @@ describe('useAssistantStore', () => {
         void context.approve(proposal)
       },
       stream: (context) => context.replyStream().append('Half a repl'),
+      tool: (context) => void context.showToolCall({ name: 'read_page', summary: 'read_page posts/a.md…', arguments: {} }),
       wait: () => undefined,
     }, gates)
     const first = await setUpAssistant({ skills: [skill] })
     first.store.draft = 'unsent words'
     first.store.open = true
     first.store.send('/ask something')
-    await until(() => first.store.messages.some((message) => message.kind === 'assistant' && message.streaming), 'the stream to start')
+    await until(() => first.store.messages.some((message) => message.kind === 'tool'), 'the tool call to start')
     first.runtime.costs.record(first.store.taskId!, 'gpt-4o-mini', { promptTokens: 100, completionTokens: 20, cost: 0.001 })
     first.store.persist()
 
     // A reload: a new app, a new store, a new runtime.
     const second = await setUpAssistant({ skills: [skill] })
     const kinds = second.store.messages.map((message) => message.kind)
-    expect(kinds).toEqual(['user', 'approval', 'assistant'])
-    const [, card, reply] = second.store.messages
+    expect(kinds).toEqual(['user', 'approval', 'assistant', 'tool'])
+    const [, card, reply, tool] = second.store.messages
+    expect(tool).toMatchObject({ kind: 'tool', status: 'running', interrupted: true })
     expect(card).toMatchObject({ kind: 'approval', status: 'pending', interrupted: true })
     expect(reply).toMatchObject({ kind: 'assistant', text: 'Half a repl', streaming: false, interrupted: true })
     expect(second.store.draft).toBe('unsent words')

@@ -1,0 +1,158 @@
+// The tool loop: model → tool calls → results → model, at most `maxSteps` model turns. Every
+// model turn and tool result is recorded (checkpointed), so a resumed loop reuses them.
+import type { ChatCompletionMessageParam } from 'openai/resources'
+import { SkillError, errorCode } from '../api/errors'
+import { agentPrompt, blogShape, type BlogShape } from './agent-prompt'
+import { executeToolCall, toolSet, toolSpecs, type Tool, type ToolContext, type ToolOutcome } from './define-tool'
+import { NO_MODEL } from './messages'
+import { pagePath } from './page-path'
+import type { ModelToolCall, ModelTurn, SkillContext } from './types'
+
+export const DEFAULT_MAX_STEPS = 10
+
+export interface AgentLoopOptions {
+  tools: readonly Tool[]
+  maxSteps: number
+}
+
+export interface AgentLoopResult {
+  text: string
+  steps: number
+  /** Whether the loop hit `maxSteps` before the model gave a final answer. */
+  stopped: boolean
+}
+
+/** The tools a mode offers: plan mode reads only. */
+export function offeredTools(tools: readonly Tool[], mode: string | undefined): Tool[] {
+  return mode === 'plan' ? tools.filter((tool) => tool.category === 'read') : [...tools]
+}
+
+/** A stop condition, as a tiny predicate (vercel/ai's stepCountIs). */
+export const stepCountIs = (limit: number) => (steps: number) => steps >= limit
+
+function assistantMessage(turn: ModelTurn): ChatCompletionMessageParam {
+  if (turn.toolCalls.length === 0) return { role: 'assistant', content: turn.text }
+  return {
+    role: 'assistant',
+    content: turn.text || null,
+    // Broken arguments go back as {}: some providers refuse a request whose history holds invalid JSON.
+    tool_calls: turn.toolCalls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments ? call.rawArguments : '{}' } })),
+  }
+}
+
+function isRead(tools: readonly Tool[], name: string): boolean {
+  return tools.some((tool) => tool.name === name && tool.category === 'read')
+}
+
+function outcomeText(outcome: ToolOutcome): string {
+  return JSON.stringify(outcome.ok ? outcome.result : { error: outcome.error })
+}
+
+async function runCall(context: SkillContext, tools: readonly Tool[], offered: readonly Tool[], call: ModelToolCall, toolContext: ToolContext): Promise<ToolOutcome> {
+  const subject = call.arguments?.path ?? call.arguments?.query
+  const row = context.showToolCall({ name: call.name, summary: `${call.name}${typeof subject === 'string' ? ` ${subject}` : ''}…`, arguments: call.arguments ?? call.rawArguments })
+  let outcome: ToolOutcome
+  const tool = tools.find((candidate) => candidate.name === call.name)
+  const page = typeof call.arguments?.path === 'string' ? pagePath(call.arguments.path) : undefined
+  if (tool && tool.category !== 'read' && page !== undefined && context.landedWrite(page)) {
+    // The write landed just before the interruption, but its result was not saved: doing it again would apply it twice.
+    outcome = { ok: true, result: { status: 'applied', path: page, note: 'applied before an interruption' }, summary: `${tool.describe(call.arguments)} (before the interruption)` }
+  } else if (tool && !offered.includes(tool)) {
+    const message = `${call.name} is not available in plan mode: only read tools are. Finish with a numbered plan instead.`
+    outcome = { ok: false, error: { code: 'ERR_TOOL_NOT_ALLOWED', message }, summary: `${call.name}: not allowed in plan mode` }
+  } else {
+    outcome = await executeToolCall(toolSet(offered), call, toolContext)
+  }
+  row.finish({ ok: outcome.ok, summary: outcome.summary, result: outcomeText(outcome), ...(outcome.ok ? {} : { code: outcome.error.code }) })
+  return outcome
+}
+
+/** A provider that refuses the `tools` parameter: the model cannot call tools, which the author can fix. */
+function noToolsError(error: unknown, model: string): SkillError | undefined {
+  if (errorCode(error) !== 'ERR_LLM_BAD_REQUEST' || !/\btools?\b|function/i.test((error as Error).message)) return undefined
+  return new SkillError(
+    'ERR_LLM_NO_TOOLS',
+    `The model ${model} refused the tool definitions, so it probably cannot call tools (${(error as Error).message}). Choose a model that can (gpt-4o-mini, deepseek-chat, qwen-plus, llama3.1 on Ollama) with METABLOG_MODEL, or use the slash commands: /help lists them.`,
+  )
+}
+
+/** One model turn, streamed into a reply that appears with the first text (a turn of tool calls alone shows none). */
+async function modelTurn(context: SkillContext, messages: ChatCompletionMessageParam[], offered: readonly Tool[]): Promise<ModelTurn> {
+  if (!context.model) throw new SkillError('ERR_LLM_UNCONFIGURED', NO_MODEL)
+  const mode = context.inputs.mode ?? 'ask'
+  let reply: ReturnType<SkillContext['replyStream']> | null = null
+  let turn: ModelTurn | undefined
+  try {
+    turn = await context.model.turn({ messages, tools: toolSpecs(offered), temperature: 0.2 }, {
+      onText: (delta) => {
+        reply ??= context.replyStream()
+        reply.append(delta)
+      },
+      // Also keeps the watchdog quiet while a slow model writes a long call (a whole new page).
+      onToolCallProgress: (name, characters) => context.progress(`Writing the ${name || 'tool'} call… ${characters.toLocaleString('en-US')} characters`),
+    })
+    return turn
+  } catch (error) {
+    throw noToolsError(error, context.model.model) ?? error
+  } finally {
+    const final = turn !== undefined && turn.toolCalls.length === 0
+    // A plan-mode final answer is the plan: its reply carries the "Run this plan" action.
+    const plan = mode === 'plan' && final ? turn!.text.trim() : ''
+    // The request's tokens and cost show once, under its final answer.
+    ;(reply as ReturnType<SkillContext['replyStream']> | null)?.done({ mode, ...(plan ? { plan } : {}), ...(final ? {} : { cost: undefined }) })
+  }
+}
+
+export async function runAgentLoop(context: SkillContext, options: AgentLoopOptions): Promise<AgentLoopResult> {
+  const { inputs } = context
+  const mode = inputs.mode ?? 'ask'
+  const offered = offeredTools(options.tools, mode)
+  const shape =
+    context.recorded<BlogShape>('shape') ??
+    blogShape((await context.api.listPages({ signal: context.signal })).pages, inputs.currentFile)
+  if (!context.recorded('shape')) await context.record('shape', shape)
+  const messages: ChatCompletionMessageParam[] = [
+    { role: 'system', content: agentPrompt({ shape, mode, currentFile: inputs.currentFile, selectedText: inputs.selectedText }) },
+    ...(inputs.history ?? []).map((entry) => ({ role: entry.role, content: entry.text })),
+    { role: 'user', content: inputs.text },
+  ]
+  const toolContext: ToolContext = {
+    signal: context.signal,
+    api: context.api,
+    pages: context.pages,
+    approve: (proposal) => context.approve(proposal, mode),
+  }
+  const done = stepCountIs(options.maxSteps)
+  // The last record's save: everything recorded is saved before the next paid model request starts.
+  let saved: Promise<void> = Promise.resolve()
+  for (let step = 0; !done(step); step++) {
+    context.progress(step === 0 ? 'Thinking…' : `Step ${step + 1} of at most ${options.maxSteps}`)
+    let turn = context.recorded<ModelTurn>(`turn-${step}`)
+    if (!turn) {
+      await saved
+      turn = await modelTurn(context, messages, offered)
+      // Not waited for: the tools run while it is sent (a write saves the checkpoint before it is made).
+      saved = context.record(`turn-${step}`, turn)
+    }
+    messages.push(assistantMessage(turn))
+    if (turn.toolCalls.length === 0) {
+      await saved
+      return { text: turn.text, steps: step + 1, stopped: false }
+    }
+    for (const [index, call] of turn.toolCalls.entries()) {
+      const id = `tool-${step}-${index}`
+      let outcome = context.recorded<ToolOutcome>(id)
+      if (!outcome) {
+        context.progress(`Running ${call.name}`)
+        outcome = await runCall(context, options.tools, offered, call, toolContext)
+        context.signal.throwIfAborted()
+        saved = context.record(id, outcome)
+        // A write's result must be saved before anything else happens; a read's only before the next model request.
+        if (!isRead(options.tools, call.name)) await saved
+      }
+      messages.push({ role: 'tool', tool_call_id: call.id, content: outcomeText(outcome) })
+    }
+  }
+  await saved
+  return { text: '', steps: options.maxSteps, stopped: true }
+}
