@@ -13,13 +13,17 @@ import { editSkill, summarizeSkill, writeSkill } from '../../client/skills/index
 import { startFakeLlm, type FakeLlm } from '../fixtures/fake-llm-server.js'
 import { BROWSER_RUN, VUE_RUN } from '../fixtures/hostile/effects.js'
 import { hostileClasses, instantiate } from '../fixtures/hostile/index.js'
-import { launchBrowser } from '../helpers/browser.js'
+import { launchBrowser, screenshot } from '../helpers/browser.js'
 import { copySite, makeTempDir, REPO_ROOT } from '../helpers/dev-server.js'
 import { freePort, startDevServerProcess, type DevServerProcess } from '../helpers/dev-server-process.js'
-import { OUTLINE, createTestRuntime, fakeModelEnv } from '../helpers/runtime.js'
+import { OUTLINE, createTestRuntime, fakeModelEnv, until } from '../helpers/runtime.js'
 
 const CANARY = `sk-canary-${randomBytes(12).toString('hex')}`
-const payloads = hostileClasses.flatMap((group) => group.payloads.map((payload) => ({ ...payload, className: group.name })))
+// HOSTILE_IDS=a,b runs only those payloads (to study one locally); CI runs them all.
+const only = process.env.HOSTILE_IDS?.split(',')
+const payloads = hostileClasses
+  .flatMap((group) => group.payloads.map((payload) => ({ ...payload, className: group.name })))
+  .filter((payload) => !only || only.includes(payload.id))
 
 interface Written {
   marker: string
@@ -49,7 +53,7 @@ function api(route: string, init: { method?: string; json?: unknown; headers?: R
 }
 
 beforeAll(async () => {
-  expect(payloads.length).toBeGreaterThanOrEqual(60)
+  if (!only) expect(payloads.length).toBeGreaterThanOrEqual(60)
   fake = await startFakeLlm()
   root = await copySite()
   markDir = await makeTempDir('marks')
@@ -177,6 +181,70 @@ describe('the written pages in Chromium', () => {
     expect(await markersWritten()).toEqual([])
     await Promise.all(tabs.map((tab) => tab.close()))
   }, 900_000)
+})
+
+describe('hostile page titles and text in the assistant panel', () => {
+  it('show as text in the delete card and in the graph report', async () => {
+    // One page per class, titled with its first payload on one line and holding that payload whole.
+    const samples = hostileClasses.map((group) => group.payloads[0]!)
+    await fs.mkdir(path.join(root, 'titles'), { recursive: true })
+    for (const payload of samples) {
+      const text = instantiate(payload.text, { marker: `pwn_panel_${payload.id}`, markDir })
+      const title = text.replace(/\s+/g, ' ').trim().slice(0, 200)
+      await fs.writeFile(path.join(root, `titles/${payload.id}.md`), `---\ntitle: ${JSON.stringify(title)}\n---\n\n${text}\n`)
+    }
+    await fs.writeFile(path.join(root, 'titles/index.md'), `# Hub\n\n${samples.map((payload) => `- [[titles/${payload.id}]]`).join('\n')}\n`)
+
+    await until(async () => {
+      const graph = (await (await api('/graph')).json()) as { edges: { source: string }[] }
+      return graph.edges.filter((edge) => edge.source === 'titles/index.md').length === samples.length
+    }, 30_000, 'the hub and its links in the graph')
+
+    const page = await browser.newPage()
+    const hits: string[] = []
+    page.on('dialog', (dialog) => {
+      hits.push(`dialog: ${dialog.message()}`)
+      void dialog.dismiss()
+    })
+    page.on('request', (request) => {
+      if (request.url().includes('pwn_')) hits.push(`request: ${request.url()}`)
+    })
+    const markers = () => page.evaluate(() => Object.keys(window).filter((key) => key.startsWith('pwn_')))
+    // The hub renders every hostile title as a wiki-link label.
+    await page.goto(`${dev.origin}/titles/`, { waitUntil: 'networkidle' })
+    await page.getByRole('button', { name: 'Open MetaBlog assistant' }).click()
+    const input = page.getByRole('textbox', { name: 'Message MetaBlog' })
+    // A request is taken once the previous task has finished: Stop is gone then.
+    const ask = async (text: string) => {
+      await page.getByRole('button', { name: 'Stop' }).waitFor({ state: 'hidden' })
+      await input.fill(text)
+      await input.press('Enter')
+      await page.getByText(text, { exact: true }).waitFor()
+    }
+
+    await ask('update the knowledge graph')
+    await page.getByText(`It links to ${samples.length} pages`).waitFor({ timeout: 30_000 })
+    try {
+      for (const payload of samples.slice(0, 6)) {
+        await ask(`delete titles/${payload.id}.md`)
+        const card = page.getByTestId('metablog-approval').filter({ hasText: `titles/${payload.id}.md` })
+        await card.getByRole('button', { name: 'Reject' }).click()
+        await card.and(page.locator('[data-status=rejected]')).waitFor()
+      }
+      await page.waitForLoadState('networkidle')
+      await screenshot(page, 'hostile-titles-panel')
+      expect(await markers()).toEqual([])
+      expect(hits).toEqual([])
+      expect(await markersWritten()).toEqual([])
+    } catch (error) {
+      await screenshot(page, 'hostile-titles-panel-failed')
+      throw error
+    } finally {
+      await page.close()
+      // These pages hold the payloads as an author would have written them: they are not the build's to test.
+      await fs.rm(path.join(root, 'titles'), { recursive: true })
+    }
+  }, 300_000)
 })
 
 describe('vitepress build of the site with every written page', () => {
