@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs'
 import path from 'node:path'
 import type { SiteConfig } from 'vitepress'
 import { API_PREFIX, TOKEN_META_NAME } from './protocol.js'
@@ -6,6 +7,8 @@ import { FileStore } from '../server/file-store.js'
 import { createLlmGateway } from '../server/llm/gateway.js'
 import { LockManager } from '../server/locks.js'
 import { createRequestGuard, createToken } from '../server/request-guard.js'
+import { PromptLibrary } from '../server/prompts/prompt-library.js'
+import { SessionStore } from '../server/sessions/session-store.js'
 import { checkpointsMiddleware } from './middleware/checkpoints.js'
 import { filesMiddleware, pagesMiddleware } from './middleware/files.js'
 import { sendEvent } from './events.js'
@@ -14,6 +17,8 @@ import { knowledgeMiddleware } from './middleware/knowledge.js'
 import { llmMiddleware } from './middleware/llm.js'
 import { locksMiddleware } from './middleware/locks.js'
 import { notFoundMiddleware } from './middleware/not-found.js'
+import { promptsMiddleware } from './middleware/prompts.js'
+import { sessionsMiddleware } from './middleware/sessions.js'
 import type { KnowledgeService } from './knowledge-service.js'
 import type { ResolvedOptions } from './options.js'
 import { PageChangeFeed } from './page-change-feed.js'
@@ -26,6 +31,31 @@ function siteConfigOf(server: ViteDevServer): SiteConfig {
   const site = (server.config as { vitepress?: SiteConfig }).vitepress
   if (!site) throw new Error('[metablog] withMetaBlog() must wrap a VitePress config: no VitePress site config was found.')
   return site
+}
+
+// Editors save in bursts (write, rename, chmod): one event per burst.
+const PROMPTS_EVENT_DELAY_MS = 50
+
+/** Reloads the prompt files when one changes and tells the pages, through the Vite watcher. */
+function watchPrompts(server: ViteDevServer, prompts: PromptLibrary): void {
+  // The folder may lie outside what Vite watches (a srcDir below the site root), and the watcher
+  // ignores a path that does not exist yet: watch the nearest folder that does.
+  let watched = prompts.folder
+  while (!existsSync(watched) && path.dirname(watched) !== watched) watched = path.dirname(watched)
+  server.watcher.add(watched)
+  let changed = new Set<string>()
+  let timer: NodeJS.Timeout | undefined
+  server.watcher.on('all', (event, file) => {
+    if (!prompts.contains(file) || event === 'addDir' || event === 'unlinkDir') return
+    prompts.invalidate()
+    changed.add(path.relative(prompts.folder, file).split(path.sep).join('/'))
+    clearTimeout(timer)
+    timer = setTimeout(() => {
+      const files = [...changed].sort()
+      changed = new Set()
+      sendEvent(server, 'metablog:prompts-updated', { files })
+    }, PROMPTS_EVENT_DELAY_MS)
+  })
 }
 
 /** The dev server's API: the security gate and every route, mounted in one place, in order. */
@@ -43,6 +73,12 @@ export function devApiPlugin(options: ResolvedOptions, knowledge: KnowledgeServi
         maxAgeMs: options.checkpointMaxAgeMs,
         warn: (message) => log.warn(message),
       })
+      const sessions = new SessionStore({
+        folder: path.join(site.cacheDir, 'metablog', 'sessions'),
+        warn: (message) => log.warn(message),
+      })
+      const prompts = new PromptLibrary(path.resolve(site.root, options.promptsDir))
+      watchPrompts(server, prompts)
       const gateway = createLlmGateway({ llm: options.llm, envDir: site.root, mode: server.config.mode, log: (message) => log.info(message) })
       server.httpServer?.once('close', () => gateway.close())
       const feed = new PageChangeFeed(site.srcDir, { logError: (message) => log.error(message) })
@@ -73,7 +109,10 @@ export function devApiPlugin(options: ResolvedOptions, knowledge: KnowledgeServi
       for (const middleware of llmMiddleware(gateway)) api.use(API_PREFIX, middleware)
       // 4. The knowledge layer: graph and search.
       for (const middleware of knowledgeMiddleware(() => knowledge.index)) api.use(API_PREFIX, middleware)
-      // 5. Anything else under the prefix is an API error, never the blog's HTML fallback.
+      // 5. Conversations: session logs and the custom prompt files.
+      for (const middleware of sessionsMiddleware(sessions)) api.use(API_PREFIX, middleware)
+      api.use(API_PREFIX, promptsMiddleware(prompts))
+      // 6. Anything else under the prefix is an API error, never the blog's HTML fallback.
       api.use(API_PREFIX, notFoundMiddleware())
     },
     transformIndexHtml() {

@@ -3,6 +3,8 @@ import { DEFAULT_BODY_LIMIT } from '../server/http.js'
 import { DEFAULT_LOCK_TTL_MS } from '../server/locks.js'
 import type { LlmOptions } from '../server/llm/gateway.js'
 
+export const DEFAULT_PROMPTS_DIR = '.vitepress/metablog/prompts'
+
 export interface MetaBlogOptions {
   /** Largest accepted API request body, in bytes. Default 2 MiB. */
   bodyLimit?: number
@@ -17,6 +19,8 @@ export interface MetaBlogOptions {
    * METABLOG_MODEL from the environment or .env; also prices, the Ollama probe, retries and timeouts.
    */
   llm?: LlmOptions
+  /** The folder of custom prompt files (slash commands), relative to the site root. Default `.vitepress/metablog/prompts`. */
+  promptsDir?: string
 }
 
 export type ResolvedOptions = Required<Omit<MetaBlogOptions, 'llm'>> & Pick<MetaBlogOptions, 'llm'>
@@ -28,5 +32,6 @@ export function resolveOptions(options: MetaBlogOptions = {}): ResolvedOptions {
     checkpointMaxAgeMs: options.checkpointMaxAgeMs ?? CHECKPOINT_MAX_AGE_MS,
     sidebar: options.sidebar ?? true,
     llm: options.llm,
+    promptsDir: options.promptsDir ?? DEFAULT_PROMPTS_DIR,
   }
 }
