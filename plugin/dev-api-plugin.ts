@@ -46,9 +46,10 @@ function watchPrompts(server: ViteDevServer, prompts: PromptLibrary): void {
   let changed = new Set<string>()
   let timer: NodeJS.Timeout | undefined
   server.watcher.on('all', (event, file) => {
-    if (!prompts.contains(file) || event === 'addDir' || event === 'unlinkDir') return
+    // Editors' swap and backup files change often and are never read as prompts.
+    if (!prompts.isPromptFile(file) || event === 'addDir' || event === 'unlinkDir') return
     prompts.invalidate()
-    changed.add(path.relative(prompts.folder, file).split(path.sep).join('/'))
+    changed.add(path.basename(file))
     clearTimeout(timer)
     timer = setTimeout(() => {
       const files = [...changed].sort()

@@ -13,10 +13,9 @@ export class PromptLibrary {
 
   constructor(readonly folder: string) {}
 
-  /** Whether an absolute path lies inside the prompts folder. */
-  contains(file: string): boolean {
-    const relative = path.relative(this.folder, file)
-    return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative)
+  /** Whether an absolute path is one this library reads: a `.md` file right in its folder. */
+  isPromptFile(file: string): boolean {
+    return path.dirname(path.resolve(file)) === path.resolve(this.folder) && file.endsWith('.md')
   }
 
   /** Forget the parsed files: the next load reads the folder again. */

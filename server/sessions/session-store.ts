@@ -122,6 +122,8 @@ export class SessionStore {
         const summary = await this.summaryOf(id)
         if (summary) summaries.push(summary)
       } catch (error) {
+        // Deleted between the folder listing and the read: simply gone.
+        if (isErrnoException(error) && error.code === 'ENOENT') continue
         this.warn(`[metablog] skipped conversation ${name}: ${isErrnoException(error) ? error.code : (error as Error).message}.`)
       }
     }

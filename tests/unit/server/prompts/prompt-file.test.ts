@@ -106,11 +106,13 @@ describe('PromptLibrary', () => {
     expect(await new PromptLibrary(path.join(folder, 'missing')).load()).toEqual({ prompts: [], problems: [] })
   })
 
-  it('knows which files are inside its folder', () => {
+  it('knows which files it reads: .md files right in its folder', () => {
     const library = new PromptLibrary(folder)
-    expect(library.contains(path.join(folder, 'x.md'))).toBe(true)
-    expect(library.contains(folder)).toBe(false)
-    expect(library.contains(path.join(folder, '..', 'x.md'))).toBe(false)
-    expect(library.contains(`${folder}-other/x.md`)).toBe(false)
+    expect(library.isPromptFile(path.join(folder, 'x.md'))).toBe(true)
+    expect(library.isPromptFile(path.join(folder, '.x.md.swp'))).toBe(false)
+    expect(library.isPromptFile(path.join(folder, 'sub', 'x.md'))).toBe(false)
+    expect(library.isPromptFile(folder)).toBe(false)
+    expect(library.isPromptFile(path.join(folder, '..', 'x.md'))).toBe(false)
+    expect(library.isPromptFile(`${folder}-other/x.md`)).toBe(false)
   })
 })
