@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs'
 import path from 'node:path'
 import type { SiteConfig } from 'vitepress'
 import { API_PREFIX, TOKEN_META_NAME } from './protocol.js'
@@ -22,6 +21,7 @@ import { sessionsMiddleware } from './middleware/sessions.js'
 import type { KnowledgeService } from './knowledge-service.js'
 import type { ResolvedOptions } from './options.js'
 import { PageChangeFeed } from './page-change-feed.js'
+import { watchPrompts } from './prompts-watcher.js'
 import type { Plugin, ViteDevServer } from './vite-types.js'
 
 // One token per dev-server process: a page reloaded after a config restart keeps working.
@@ -31,32 +31,6 @@ function siteConfigOf(server: ViteDevServer): SiteConfig {
   const site = (server.config as { vitepress?: SiteConfig }).vitepress
   if (!site) throw new Error('[metablog] withMetaBlog() must wrap a VitePress config: no VitePress site config was found.')
   return site
-}
-
-// Editors save in bursts (write, rename, chmod): one event per burst.
-const PROMPTS_EVENT_DELAY_MS = 50
-
-/** Reloads the prompt files when one changes and tells the pages, through the Vite watcher. */
-function watchPrompts(server: ViteDevServer, prompts: PromptLibrary): void {
-  // The folder may lie outside what Vite watches (a srcDir below the site root), and the watcher
-  // ignores a path that does not exist yet: watch the nearest folder that does.
-  let watched = prompts.folder
-  while (!existsSync(watched) && path.dirname(watched) !== watched) watched = path.dirname(watched)
-  server.watcher.add(watched)
-  let changed = new Set<string>()
-  let timer: NodeJS.Timeout | undefined
-  server.watcher.on('all', (event, file) => {
-    // Editors' swap and backup files change often and are never read as prompts.
-    if (!prompts.isPromptFile(file) || event === 'addDir' || event === 'unlinkDir') return
-    prompts.invalidate()
-    changed.add(path.basename(file))
-    clearTimeout(timer)
-    timer = setTimeout(() => {
-      const files = [...changed].sort()
-      changed = new Set()
-      sendEvent(server, 'metablog:prompts-updated', { files })
-    }, PROMPTS_EVENT_DELAY_MS)
-  })
 }
 
 /** The dev server's API: the security gate and every route, mounted in one place, in order. */
@@ -79,7 +53,7 @@ export function devApiPlugin(options: ResolvedOptions, knowledge: KnowledgeServi
         warn: (message) => log.warn(message),
       })
       const prompts = new PromptLibrary(path.resolve(site.root, options.promptsDir))
-      watchPrompts(server, prompts)
+      watchPrompts(server, prompts, site.root)
       const gateway = createLlmGateway({ llm: options.llm, envDir: site.root, mode: server.config.mode, log: (message) => log.info(message) })
       server.httpServer?.once('close', () => gateway.close())
       const feed = new PageChangeFeed(site.srcDir, { logError: (message) => log.error(message) })

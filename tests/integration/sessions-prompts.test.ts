@@ -138,8 +138,13 @@ describe('prompt files on the real dev server', () => {
     expect((await dev.api('/pages')).json.pages.some((page: { path: string }) => page.path.includes('metablog'))).toBe(false)
   })
 
-  it('reports a bad file next to the good ones, and drops a removed one', async () => {
+  it('reports a bad file next to the good ones, reloads a changed one, and drops a removed one', async () => {
     let since = hmr.events.length
+    const tldr = path.join(promptsFolder(), 'tldr.md')
+    await fs.writeFile(tldr, (await fs.readFile(tldr, 'utf8')).replace('Three bullets', 'Two bullets'))
+    await sawEvent('metablog:prompts-updated', since)
+    expect((await dev.api('/prompts')).json.prompts[0].description).toBe('Two bullets')
+    since = hmr.events.length
     await fs.writeFile(path.join(promptsFolder(), 'broken.md'), '---\ncommand: tldr\ndescription: again\ntools: [format_disk]\n---\nx\n')
     await sawEvent('metablog:prompts-updated', since)
     const listed = (await dev.api('/prompts')).json
