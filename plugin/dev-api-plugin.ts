@@ -8,6 +8,8 @@ import { cutSlowHeaders } from '../server/header-timeout.js'
 import { createLlmGateway } from '../server/llm/gateway.js'
 import { LockManager } from '../server/locks.js'
 import { createRequestGuard, createToken } from '../server/request-guard.js'
+import { PromptLibrary } from '../server/prompts/prompt-library.js'
+import { SessionStore } from '../server/sessions/session-store.js'
 import { checkpointsMiddleware } from './middleware/checkpoints.js'
 import { filesMiddleware, pagesMiddleware } from './middleware/files.js'
 import { sendEvent } from './events.js'
@@ -16,9 +18,12 @@ import { knowledgeMiddleware } from './middleware/knowledge.js'
 import { llmMiddleware } from './middleware/llm.js'
 import { locksMiddleware } from './middleware/locks.js'
 import { notFoundMiddleware } from './middleware/not-found.js'
+import { promptsMiddleware } from './middleware/prompts.js'
+import { sessionsMiddleware } from './middleware/sessions.js'
 import type { KnowledgeService } from './knowledge-service.js'
 import type { ResolvedOptions } from './options.js'
 import { PageChangeFeed } from './page-change-feed.js'
+import { watchPrompts } from './prompts-watcher.js'
 import type { Plugin, ViteDevServer } from './vite-types.js'
 
 // One token per dev-server process: a page reloaded after a config restart keeps working.
@@ -45,6 +50,12 @@ export function devApiPlugin(options: ResolvedOptions, knowledge: KnowledgeServi
         maxAgeMs: options.checkpointMaxAgeMs,
         warn: (message) => log.warn(message),
       })
+      const sessions = new SessionStore({
+        folder: path.join(site.cacheDir, 'metablog', 'sessions'),
+        warn: (message) => log.warn(message),
+      })
+      const prompts = new PromptLibrary(path.resolve(site.root, options.promptsDir))
+      watchPrompts(server, prompts, site.root)
       const gateway = createLlmGateway({ llm: options.llm, envDir: site.root, mode: server.config.mode, log: (message) => log.info(message) })
       server.httpServer?.once('close', () => gateway.close())
       const feed = new PageChangeFeed(site.srcDir, { logError: (message) => log.error(message) })
@@ -77,7 +88,10 @@ export function devApiPlugin(options: ResolvedOptions, knowledge: KnowledgeServi
       for (const middleware of llmMiddleware(gateway)) api.use(API_PREFIX, middleware)
       // 4. The knowledge layer: graph and search.
       for (const middleware of knowledgeMiddleware(() => knowledge.index)) api.use(API_PREFIX, middleware)
-      // 5. Anything else under the prefix is an API error, never the blog's HTML fallback.
+      // 5. Conversations: session logs and the custom prompt files.
+      for (const middleware of sessionsMiddleware(sessions)) api.use(API_PREFIX, middleware)
+      api.use(API_PREFIX, promptsMiddleware(prompts))
+      // 6. Anything else under the prefix is an API error, never the blog's HTML fallback.
       api.use(API_PREFIX, notFoundMiddleware())
     },
     transformIndexHtml() {

@@ -1,7 +1,7 @@
 import type { UserConfig } from 'vitepress'
 import { clientDepsPlugin } from './client-deps-plugin.js'
 import { devApiPlugin } from './dev-api-plugin.js'
-import { safeEngines } from './harden/front-matter-engines.js'
+import { safeEngines } from '../server/front-matter-engines.js'
 import { hardenPlugin } from './harden/harden-plugin.js'
 import { markdownGuard, type SourceContext } from './harden/markdown-guard.js'
 import { knowledgePlugin } from './knowledge-plugin.js'

@@ -3,6 +3,8 @@ import { DEFAULT_BODY_LIMIT } from '../server/http.js'
 import { DEFAULT_LOCK_TTL_MS } from '../server/locks.js'
 import type { LlmOptions } from '../server/llm/gateway.js'
 
+export const DEFAULT_PROMPTS_DIR = '.vitepress/metablog/prompts'
+
 export interface MetaBlogOptions {
   /** Largest accepted API request body, in bytes. Default 2 MiB. */
   bodyLimit?: number
@@ -19,6 +21,8 @@ export interface MetaBlogOptions {
   llm?: LlmOptions
   /** The tool-calling agent: `maxSteps` model turns per request at most (default 10). */
   agent?: { maxSteps?: number }
+  /** The folder of custom prompt files (slash commands), relative to the site root. Default `.vitepress/metablog/prompts`. */
+  promptsDir?: string
 }
 
 export type ResolvedOptions = Required<Omit<MetaBlogOptions, 'llm' | 'agent'>> & Pick<MetaBlogOptions, 'llm'> & { agent: { maxSteps: number } }
@@ -43,5 +47,6 @@ export function resolveOptions(options: MetaBlogOptions = {}): ResolvedOptions {
     sidebar: options.sidebar ?? true,
     llm: options.llm,
     agent: { maxSteps: maxSteps(options.agent?.maxSteps) },
+    promptsDir: options.promptsDir ?? DEFAULT_PROMPTS_DIR,
   }
 }

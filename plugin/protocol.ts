@@ -227,4 +227,176 @@ export interface MetaBlogEventMap {
   'metablog:file-changed': FileChangedPayload
   'metablog:graph-updated': GraphUpdatedPayload
   'metablog:sidebar-updated': SidebarUpdatedPayload
+  'metablog:prompts-updated': PromptsUpdatedPayload
+}
+
+/** A prompt file was added, changed or removed: fetch GET /prompts again. */
+export interface PromptsUpdatedPayload {
+  /** The changed files, relative to the prompts folder, with `/`. */
+  files: string[]
+}
+
+// --- sessions: one append-only JSONL log per conversation ------------------------------
+//
+// File format: `.vitepress/cache/metablog/sessions/<sessionId>.jsonl`, UTF-8, one SessionEntry as
+// JSON per line, each line ended by "\n", in the order they were appended. Files are only ever
+// appended to (POST /sessions/:id/entries) or deleted. A crash may leave a torn last line: readers
+// skip any line that is not a valid entry (counted in `skipped`) and go on.
+
+/** Every entry type a session log holds. */
+export type SessionEntryType = 'user' | 'assistant' | 'tool-call' | 'tool-result' | 'recipe' | 'compaction' | 'usage' | 'meta'
+
+interface SessionEntryBase {
+  /** Format version; always 1 today. */
+  v: 1
+  /** When it happened, an ISO 8601 time such as new Date().toISOString() gives. */
+  at: string
+}
+
+/** The author's message, with the page open at the time and the pages they @-mentioned. */
+export interface UserEntry extends SessionEntryBase {
+  type: 'user'
+  text: string
+  currentFile?: string
+  mentions?: string[]
+}
+
+export interface AssistantEntry extends SessionEntryBase {
+  type: 'assistant'
+  text: string
+  model?: string
+}
+
+/** A tool call the model made; `arguments` as the model sent them (usually a JSON string). */
+export interface ToolCallEntry extends SessionEntryBase {
+  type: 'tool-call'
+  callId: string
+  name: string
+  arguments: unknown
+}
+
+/** What a tool call gave back, in short. */
+export interface ToolResultEntry extends SessionEntryBase {
+  type: 'tool-result'
+  callId: string
+  ok: boolean
+  summary: string
+}
+
+/** What a recipe (skill) produced: a drafted post, an accepted edit. */
+export interface RecipeEntry extends SessionEntryBase {
+  type: 'recipe'
+  skill: string
+  summary: string
+  paths?: string[]
+}
+
+/** Older turns summarised into one message; entries from index `keptFrom` on stay verbatim. */
+export interface CompactionEntry extends SessionEntryBase {
+  type: 'compaction'
+  summary: string
+  keptFrom: number
+}
+
+/** Tokens and cost (US dollars) of one model request. */
+export interface UsageEntry extends SessionEntryBase {
+  type: 'usage'
+  promptTokens: number
+  completionTokens: number
+  cost?: number
+  model: string
+}
+
+/** Settings of the conversation from here on. */
+export interface MetaEntry extends SessionEntryBase {
+  type: 'meta'
+  mode?: PromptMode
+  model?: string
+}
+
+export type SessionEntry =
+  | UserEntry
+  | AssistantEntry
+  | ToolCallEntry
+  | ToolResultEntry
+  | RecipeEntry
+  | CompactionEntry
+  | UsageEntry
+  | MetaEntry
+
+/** POST /sessions/:id/entries — ids are 1–100 letters, digits, "-" or "_". */
+export interface AppendSessionEntriesRequest {
+  entries: SessionEntry[]
+}
+
+export interface AppendSessionEntriesResponse {
+  id: string
+  appended: number
+  /** The log's size in bytes after the append (the cap is 20 MiB: past it, start a new conversation). */
+  size: number
+}
+
+export interface SessionSummary {
+  id: string
+  /** The first user message, trimmed (empty when there is none yet). */
+  title: string
+  /** `at` of the first and last valid entries (the file's time when it holds none). */
+  createdAt: string
+  updatedAt: string
+  /** How many valid entries the log holds. */
+  entries: number
+  /** Sum of the usage entries' cost, in US dollars. */
+  cost: number
+}
+
+/** GET /sessions, newest (updatedAt) first. */
+export interface SessionsResponse {
+  sessions: SessionSummary[]
+}
+
+/** GET /sessions/:id; 404 ERR_NOT_FOUND when there is no such log. */
+export interface SessionResponse {
+  id: string
+  entries: SessionEntry[]
+  /** Lines that were not valid entries (torn by a crash, corrupt) and were left out. */
+  skipped: number
+}
+
+export interface DeleteSessionResponse {
+  id: string
+  deleted: boolean
+}
+
+// --- prompts: slash commands defined as Markdown files ----------------------------------
+
+/** The agent's tool names, which a prompt's `tools` allow-list may name. */
+export const AGENT_TOOL_NAMES = ['search_pages', 'list_pages', 'read_page', 'get_links', 'edit_page', 'create_page', 'delete_page'] as const
+export type AgentToolName = (typeof AGENT_TOOL_NAMES)[number]
+export type PromptMode = 'ask' | 'plan' | 'auto-edit'
+
+/**
+ * One prompt file (`<promptsDir>/*.md`): YAML front matter `command`, `description`, optional
+ * `mode` and `tools`; the body is the template, with `{{input}}`, `{{selection}}` and `{{page}}`.
+ */
+export interface PromptDefinition {
+  /** The slash name without "/", matching /^[a-z][a-z0-9-]*$/. */
+  command: string
+  description: string
+  mode?: PromptMode
+  /** Only these tools may be offered to the model; absent means the mode's usual tools. */
+  tools?: AgentToolName[]
+  template: string
+  /** The file, relative to the prompts folder, with `/`. */
+  file: string
+}
+
+export interface PromptProblem {
+  file: string
+  message: string
+}
+
+/** GET /prompts: the valid prompts, sorted by command, and one problem per file that was left out. */
+export interface PromptsResponse {
+  prompts: PromptDefinition[]
+  problems: PromptProblem[]
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { findBundledMatter, hardenBundledMatter, MAX_FRONT_MATTER_VALUES, safeEngines } from '../../../../plugin/harden/front-matter-engines.js'
+import { MAX_FRONT_MATTER_VALUES, safeEngines } from '../../../../server/front-matter-engines.js'
+import { findBundledMatter, hardenBundledMatter } from '../../../../plugin/harden/front-matter-engines.js'
 import { aliasBomb, javascriptFrontMatter } from '../../../fixtures/hardening/hostile-site.js'
 
 const globals = globalThis as Record<string, unknown>
