@@ -11,6 +11,8 @@ export const STALE_TEMP_AGE_MS = 60_000
 export interface AtomicWriteOptions {
   /** Runs before and after the folder is made, and again right before the rename; throwing cancels the write. */
   verify?: () => Promise<void>
+  /** Flush to the disk before the rename (default). Without it the write still survives the process dying, not the machine. */
+  durable?: boolean
 }
 
 /** The permission bits of an existing file, or null when there is none to keep. */
@@ -42,7 +44,7 @@ export async function writeFileAtomic(file: string, content: string | Uint8Array
     await handle.writeFile(content)
     // The temp file was created with the default mode; the rename would otherwise reset the page's.
     if (mode !== null) await handle.chmod(mode)
-    await handle.sync()
+    if (options.durable !== false) await handle.sync()
   } catch (error) {
     await handle.close()
     await fs.rm(temp, { force: true })

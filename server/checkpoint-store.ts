@@ -72,7 +72,9 @@ export class CheckpointStore {
   async save(taskId: string, value: unknown): Promise<Checkpoint> {
     const checkpoint = { ...checkCheckpoint(checkTaskId(taskId), value), updatedAt: this.now() }
     return this.serialized(async () => {
-      await writeFileAtomic(this.fileOf(taskId), JSON.stringify(checkpoint))
+      // Not flushed: a checkpoint must outlive the dev server (the rename sees to that); one lost to a
+      // power cut costs a repeated step, never a page, and an fsync per step would dominate the agent loop.
+      await writeFileAtomic(this.fileOf(taskId), JSON.stringify(checkpoint), { durable: false })
       return checkpoint
     })
   }
