@@ -5,9 +5,11 @@ import { safeEngines } from './harden/front-matter-engines.js'
 import { hardenPlugin } from './harden/harden-plugin.js'
 import { markdownGuard, type SourceContext } from './harden/markdown-guard.js'
 import { knowledgePlugin } from './knowledge-plugin.js'
+import { liveSearchPlugin } from './local-search/live-search-plugin.js'
 import { KnowledgeService } from './knowledge-service.js'
 import { wikiLinkPlugin } from './markdown/wiki-link-rule.js'
 import { resolveOptions, type MetaBlogOptions } from './options.js'
+import { withCjkTokenizer } from '../server/knowledge/local-search-options.js'
 
 export type { MetaBlogOptions } from './options.js'
 export type * from './protocol.js'
@@ -23,6 +25,8 @@ function extend<T extends UserConfig>(config: T, options: MetaBlogOptions): T {
   const grayMatterOptions = markdown.frontmatter?.grayMatterOptions ?? {}
   return {
     ...config,
+    // Only where the author turned VitePress's local search on.
+    ...(config.themeConfig?.search ? { themeConfig: { ...config.themeConfig, search: withCjkTokenizer(config.themeConfig.search) } } : {}),
     markdown: {
       ...markdown,
       // gray-matter's other engines run the page as code: VitePress's documented option makes them refuse.
@@ -40,7 +44,7 @@ function extend<T extends UserConfig>(config: T, options: MetaBlogOptions): T {
     vite: {
       ...vite,
       // The dev-only API applies to `serve` alone; the knowledge layer serves dev and build.
-      plugins: [...(vite.plugins ?? []), hardenPlugin(source), devApiPlugin(resolved, knowledge), knowledgePlugin(knowledge), clientDepsPlugin()],
+      plugins: [...(vite.plugins ?? []), hardenPlugin(source), devApiPlugin(resolved, knowledge), knowledgePlugin(knowledge), clientDepsPlugin(), liveSearchPlugin()],
     },
   }
 }

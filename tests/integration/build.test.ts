@@ -54,6 +54,14 @@ describe('vitepress build of the demo blog', () => {
     for (const file of scripts) expect(graphKey('posts/markdown-it-wiki-link-plugin.md').test(file.text), file.name).toBe(false)
   })
 
+  it('ships a local search index split with the CJK tokenizer', () => {
+    const index = files.find((file) => /@localSearchIndexroot[^/]*\.js$/.test(file.name))
+    expect(index, 'the local search index chunk').toBeDefined()
+    // Bigrams are terms of their own: the default tokenizer would keep whole sentences as one term.
+    expect(index!.text).toContain('"知识"')
+    expect(index!.text).toContain('"图谱"')
+  })
+
   it('ships no API route, no token and no writer UI', () => {
     for (const file of files) {
       expect(file.text, file.name).not.toContain('__metablog')
