@@ -9,7 +9,6 @@ import { bridgeServerEvents } from '../api/server-events'
 import KnowledgeGraph from '../components/KnowledgeGraph.vue'
 import { eventBus } from '../event-bus'
 import PageBacklinks from '../components/PageBacklinks.vue'
-import { installCjkSearch } from './cjk-search'
 import './knowledge.css'
 
 /** Only the dev server serves the token; `import.meta.env.DEV` drops the writer UI from production builds. */
@@ -44,9 +43,8 @@ const Layout = defineComponent({
 const MetaBlogTheme: Theme = {
   extends: DefaultTheme,
   Layout,
-  enhanceApp({ app, siteData }) {
+  enhanceApp({ app }) {
     app.use(createPinia())
-    installCjkSearch(siteData)
     // For the graph page: `<KnowledgeGraph />` in any Markdown page.
     app.component('KnowledgeGraph', KnowledgeGraph)
   },

@@ -1,6 +1,8 @@
 // VitePress's local search (MiniSearch) splits words on spaces and punctuation, so a Chinese sentence
-// is one term and `知识图谱` finds nothing. These options give it MetaBlog's CJK-aware tokenizer.
-import { processTerm, tokenize, tokenizeQuery } from './tokenizer.js'
+// is one term and `知识图谱` finds nothing. These options give it MetaBlog's CJK-aware tokenizer, in
+// the index (built in Node) and in the search box: VitePress sends `themeConfig` functions to the
+// browser as source text, which is why the tokenizer is one self-contained function.
+import { processTerm, splitTerms } from './tokenizer.js'
 
 /** The part of VitePress's `themeConfig.search` these options touch. */
 export interface LocalSearchConfig {
@@ -29,9 +31,9 @@ export function withCjkTokenizer<T extends LocalSearchConfig | undefined>(search
       ...options,
       miniSearch: {
         ...miniSearch,
-        options: { tokenize, processTerm, ...miniSearch.options },
-        // A query's CJK run gives only its bigrams: fewer, more selective terms.
-        searchOptions: { tokenize: tokenizeQuery, ...miniSearch.searchOptions },
+        options: { tokenize: splitTerms, processTerm, ...miniSearch.options },
+        // Called with the query alone, it gives a CJK run's bigrams only: fewer, more selective terms.
+        searchOptions: { tokenize: splitTerms, ...miniSearch.searchOptions },
       },
     },
   }

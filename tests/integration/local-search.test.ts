@@ -2,7 +2,7 @@
 import path from 'node:path'
 import MiniSearch from 'minisearch'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { processTerm, tokenize, tokenizeQuery } from '../../server/knowledge/tokenizer.js'
+import { processTerm, splitTerms } from '../../server/knowledge/tokenizer.js'
 import { copySite, REPO_ROOT, startDevServer, type DevServer } from '../helpers/dev-server.js'
 
 let dev: DevServer
@@ -14,7 +14,7 @@ async function servedIndex(): Promise<{ json: string; search: (query: string) =>
   if (!literal) throw new Error(`not an index module:\n${body.slice(0, 300)}`)
   const json: string = JSON.parse(literal)
   // The options the theme hands VitePress's search box.
-  const index = MiniSearch.loadJSON(json, { fields: ['title', 'titles', 'text'], storeFields: ['title', 'titles'], tokenize, processTerm, searchOptions: { tokenize: tokenizeQuery, prefix: true, fuzzy: 0.2 } })
+  const index = MiniSearch.loadJSON(json, { fields: ['title', 'titles', 'text'], storeFields: ['title', 'titles'], tokenize: splitTerms, processTerm, searchOptions: { tokenize: splitTerms, prefix: true, fuzzy: 0.2 } })
   return { json, search: (query) => [...new Set(index.search(query).map((result) => String(result.id).split('#')[0]))] }
 }
 
@@ -43,6 +43,15 @@ describe('the local search index served in dev', () => {
     expect(json).toContain('"图谱"')
     const found = search('知识图谱')
     expect(found.slice(0, 3).sort()).toEqual(['/zh/', '/zh/knowledge-graph-backlinks', '/zh/vitepress-personal-blog'])
+  })
+
+  it('hands the search box tokenizer functions that work on their own, as VitePress revives them', async () => {
+    const body = await (await fetch(`${dev.origin}/@siteData`)).text()
+    const data = new Function(body.replace('export default ', 'return '))()
+    const miniSearch = data.themeConfig.search.options.miniSearch
+    expect(miniSearch.options.tokenize('知识图谱', 'text')).toEqual(['知', '知识', '识', '识图', '图', '图谱', '谱'])
+    expect(miniSearch.searchOptions.tokenize('知识图谱')).toEqual(['知识', '识图', '图谱'])
+    expect(miniSearch.options.processTerm('ETag')).toBe('etag')
   })
 
   it('finds a page created through the API, an edit of it, and forgets it once deleted', async () => {
