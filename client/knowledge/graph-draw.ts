@@ -23,12 +23,14 @@ export interface GraphScene {
   emphasis: ReadonlySet<LayoutNode> | null
   /** Ringed and always labelled: the focus page, the hovered node, the found one. */
   selected: ReadonlySet<LayoutNode>
+  /** How many other labels to try (0 while a large layout is still moving). */
+  labelBudget: number
 }
 
 const LABEL_SIZE = 13
 const LABEL_HEIGHT = LABEL_SIZE + 6
 // Past this many tries the frame budget matters more than one more label.
-const LABEL_ATTEMPTS = 400
+export const LABEL_ATTEMPTS = 400
 const DIMMED = 0.15
 
 const widths = new Map<string, number>()
@@ -142,7 +144,8 @@ function drawLabels(context: CanvasRenderingContext2D, ratio: number, scene: Gra
     if (font !== current) context.font = current = font
   }
   function* candidates() {
-    for (const node of [...selected, ...(emphasis && emphasis.size <= LABEL_ATTEMPTS ? emphasis : []), ...scene.byDegree.slice(0, LABEL_ATTEMPTS)]) {
+    const budget = scene.labelBudget
+    for (const node of [...selected, ...(budget && emphasis && emphasis.size <= budget ? emphasis : []), ...scene.byDegree.slice(0, budget)]) {
       if (tried.has(node)) continue
       tried.add(node)
       const forced = selected.has(node)
