@@ -117,11 +117,17 @@ const overlaps = (a: LabelBox, b: LabelBox) => a.left < b.right && b.left < a.ri
  * Which labels to draw, in candidate order: a label that leaves the canvas or overlaps one already
  * placed is skipped, unless it is `forced` (the hovered or found page is always named).
  */
-export function placeLabels<T>(candidates: Iterable<{ item: T; box: LabelBox; forced: boolean }>, width: number, height: number): { item: T; box: LabelBox }[] {
+export function placeLabels<T>(
+  candidates: Iterable<{ item: T; box: LabelBox; forced: boolean }>,
+  width: number,
+  height: number,
+  /** Boxes a label must not cover either: the nodes. */
+  obstacles: readonly LabelBox[] = [],
+): { item: T; box: LabelBox }[] {
   const placed: { item: T; box: LabelBox }[] = []
   for (const { item, box, forced } of candidates) {
     if (box.right < 0 || box.left > width || box.bottom < 0 || box.top > height) continue
-    if (!forced && placed.some((other) => overlaps(box, other.box))) continue
+    if (!forced && (placed.some((other) => overlaps(box, other.box)) || obstacles.some((other) => overlaps(box, other)))) continue
     placed.push({ item, box })
   }
   return placed
@@ -152,12 +158,25 @@ function drawLabels(context: CanvasRenderingContext2D, ratio: number, scene: Gra
       if (emphasis && !emphasis.has(node) && !forced) continue
       useFont(forced ? fonts.bold : fonts.plain)
       const text = labelOf(node.title)
-      const left = originX + ((node.x ?? 0) + radiusOf(node)) * view.scale + 4
+      const textWidth = measure(context, text)
+      const gap = radiusOf(node) * view.scale + 4
+      let left = originX + (node.x ?? 0) * view.scale + gap
+      // Near the right edge the label goes to the node's left rather than off the canvas.
+      if (left + textWidth > width) left = Math.max(0, left - gap * 2 - textWidth)
       const middle = originY + (node.y ?? 0) * view.scale
-      yield { item: { text, forced }, box: { left, top: middle - LABEL_HEIGHT / 2, right: left + measure(context, text), bottom: middle + LABEL_HEIGHT / 2 }, forced }
+      yield { item: { text, forced }, box: { left, top: middle - LABEL_HEIGHT / 2, right: left + textWidth, bottom: middle + LABEL_HEIGHT / 2 }, forced }
     }
   }
-  const placed = placeLabels(candidates(), width, height)
+  const nodes: LabelBox[] = []
+  if (scene.labelBudget) {
+    for (const node of scene.model.nodes) {
+      const x = originX + (node.x ?? 0) * view.scale
+      const y = originY + (node.y ?? 0) * view.scale
+      const radius = radiusOf(node) * view.scale
+      if (x + radius >= 0 && x - radius <= width && y + radius >= 0 && y - radius <= height) nodes.push({ left: x - radius, top: y - radius, right: x + radius, bottom: y + radius })
+    }
+  }
+  const placed = placeLabels(candidates(), width, height, nodes)
   for (const { item, box } of placed) {
     useFont(item.forced ? fonts.bold : fonts.plain)
     context.strokeText(item.text, box.left, (box.top + box.bottom) / 2)

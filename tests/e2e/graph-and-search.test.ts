@@ -94,6 +94,23 @@ describe('the graph page', () => {
   })
 })
 
+describe('the graph page on a 390 px phone', () => {
+  it('keeps its tools, canvas and legend inside the screen', async () => {
+    const phone = await browser.newPage({ viewport: { width: 390, height: 844 } })
+    try {
+      await phone.goto(`${dev.origin}/graph`)
+      await phone.waitForFunction(() => Number(document.querySelector('.metablog-graph canvas')?.getAttribute('data-labels')) > 0, null, { timeout: 30_000 })
+      await phone.waitForTimeout(2000)
+      expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
+      const search = (await phone.getByRole('searchbox', { name: 'Find a page in the graph' }).boundingBox())!
+      expect(search.x + search.width).toBeLessThanOrEqual(390)
+      await screenshot(phone, 'graph-390')
+    } finally {
+      await phone.close()
+    }
+  })
+})
+
 describe('the site search box', () => {
   it('finds 知识图谱 in the three Chinese pages that contain it', async () => {
     await page.goto(`${dev.origin}/`)

@@ -33,6 +33,21 @@ describe('placeLabels', () => {
     expect(placed).toEqual(['hub', 'hovered'])
   })
 
+  it('skips a label that would cover a node, unless forced', () => {
+    const node = box(180, 95, 10, 10)
+    const placed = placeLabels(
+      [
+        { item: 'across a node', box: box(100, 100), forced: false },
+        { item: 'clear of it', box: box(100, 200), forced: false },
+        { item: 'hovered', box: box(100, 90), forced: true },
+      ],
+      800,
+      600,
+      [node],
+    ).map((label) => label.item)
+    expect(placed).toEqual(['clear of it', 'hovered'])
+  })
+
   it('never leaves two unforced labels overlapping, on a crowded random canvas', () => {
     let seed = 7
     const random = () => ((seed = (seed * 16807) % 2147483647) / 2147483647)
