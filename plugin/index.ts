@@ -5,9 +5,11 @@ import { safeEngines } from '../server/front-matter-engines.js'
 import { hardenPlugin } from './harden/harden-plugin.js'
 import { markdownGuard, type SourceContext } from './harden/markdown-guard.js'
 import { knowledgePlugin } from './knowledge-plugin.js'
+import { liveSearchPlugin } from './local-search/live-search-plugin.js'
 import { KnowledgeService } from './knowledge-service.js'
 import { wikiLinkPlugin } from './markdown/wiki-link-rule.js'
 import { AGENT_MAX_STEPS_DEFINE, resolveOptions, type MetaBlogOptions } from './options.js'
+import { withCjkTokenizer } from '../server/knowledge/local-search-options.js'
 
 export type { MetaBlogOptions } from './options.js'
 export type * from './protocol.js'
@@ -23,6 +25,8 @@ function extend<T extends UserConfig>(config: T, options: MetaBlogOptions): T {
   const grayMatterOptions = markdown.frontmatter?.grayMatterOptions ?? {}
   return {
     ...config,
+    // Only where the author turned VitePress's local search on.
+    ...(config.themeConfig?.search ? { themeConfig: { ...config.themeConfig, search: withCjkTokenizer(config.themeConfig.search) } } : {}),
     markdown: {
       ...markdown,
       // In dev a page re-renders when a page or attachment it links to comes or goes; VitePress's render cache would serve the old links.
@@ -42,7 +46,7 @@ function extend<T extends UserConfig>(config: T, options: MetaBlogOptions): T {
     vite: {
       ...vite,
       // The dev-only API applies to `serve` alone; the knowledge layer serves dev and build.
-      plugins: [...(vite.plugins ?? []), hardenPlugin(source), devApiPlugin(resolved, knowledge), knowledgePlugin(knowledge), clientDepsPlugin()],
+      plugins: [...(vite.plugins ?? []), hardenPlugin(source), devApiPlugin(resolved, knowledge), knowledgePlugin(knowledge), clientDepsPlugin(), liveSearchPlugin()],
       define: { ...vite.define, [AGENT_MAX_STEPS_DEFINE]: JSON.stringify(resolved.agent.maxSteps) },
     },
   }

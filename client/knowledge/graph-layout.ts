@@ -82,3 +82,13 @@ export function boundsOf(nodes: LayoutNode[]): { minX: number; minY: number; max
   }
   return nodes.length ? { minX, minY, maxX, maxY } : { minX: 0, minY: 0, maxX: 0, maxY: 0 }
 }
+
+/** The view that centres the graph and fits it in the canvas; labels run right of their node, so small graphs get room for them. */
+export function fitView(nodes: LayoutNode[], width: number, height: number): { x: number; y: number; scale: number } {
+  const box = boundsOf(nodes)
+  if (nodes.length <= 60) box.maxX += 160
+  const margin = 24
+  const fitted = Math.min((width - margin * 2) / Math.max(1, box.maxX - box.minX), (height - 48) / Math.max(1, box.maxY - box.minY))
+  const scale = Math.min(2, Math.max(0.2, fitted))
+  return { x: -((box.minX + box.maxX) / 2) * scale, y: -((box.minY + box.maxY) / 2) * scale, scale }
+}

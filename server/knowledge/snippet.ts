@@ -4,8 +4,21 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 }
 
+// `[[target]]`, `[[target|label]]`, `[[target#heading]]`, `![[embed]]`: what the reader sees is the label.
+const WIKI_LINK = /!?\[\[([^[\]|\n]*?)(?:\|([^[\]\n]*))?\]\]/g
+
+/** Wiki-links as the text a reader sees: the label, else the target (`page › heading`, or the heading alone). */
+export function wikiLinksAsText(text: string): string {
+  return text.replace(WIKI_LINK, (_link, target: string, label: string | undefined) => {
+    if (label?.trim()) return label.trim()
+    const [page = '', heading] = target.split('#')
+    return heading === undefined ? page.trim() : page.trim() ? `${page.trim()} › ${heading.trim()}` : heading.trim()
+  })
+}
+
 /** A short plain-text excerpt around the first place one of the terms appears; the start of the text if none does. */
-export function makeSnippet(text: string, terms: string[]): string {
+export function makeSnippet(source: string, terms: string[]): string {
+  const text = wikiLinksAsText(source)
   // Longer terms first: they say more about why the page matched.
   const wanted = [...new Set(terms.filter(Boolean))].sort((a, b) => b.length - a.length)
   let at = -1

@@ -3,23 +3,21 @@
 // then match the same bigrams in the text, which keeps the characters' order, and one-character
 // queries still work.
 const CJK = '[\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}]'
-// A CJK run, or a run of other letters and digits (the `v` flag subtracts CJK from the letters).
-const SEGMENTS = new RegExp(`(${CJK}+)|[[\\p{L}\\p{N}_]--${CJK}]+`, 'gv')
 
-/** For indexing: CJK runs give every character and every bigram. */
-export function tokenize(text: string): string[] {
-  return split(text, true)
-}
-
-/** For queries: CJK runs give only their bigrams (a single character alone), fewer and more selective terms. */
-export function tokenizeQuery(text: string): string[] {
-  return split(text, false)
-}
-
-function split(text: string, withCharacters: boolean): string[] {
+/**
+ * Splits text into terms: runs of letters and digits, and CJK runs as bigrams (a lone character
+ * alone), plus every single character when `withCharacters` is truthy.
+ *
+ * Self-contained on purpose: VitePress ships functions in `themeConfig` to the browser as their
+ * source text, so this one must not refer to anything outside its own body. MiniSearch calls it with
+ * a field name while indexing (characters and bigrams) and with the query alone (bigrams only).
+ */
+export function splitTerms(text: string, withCharacters?: unknown): string[] {
+  const cjk = '[\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}]'
+  // A CJK run, or a run of other letters and digits (the `v` flag subtracts CJK from the letters).
+  const segments = new RegExp(`(${cjk}+)|[[\\p{L}\\p{N}_]--${cjk}]+`, 'gv')
   const tokens: string[] = []
-  SEGMENTS.lastIndex = 0
-  for (let match = SEGMENTS.exec(text); match; match = SEGMENTS.exec(text)) {
+  for (let match = segments.exec(text); match; match = segments.exec(text)) {
     const run = match[1]
     if (run === undefined) {
       tokens.push(match[0])
@@ -36,8 +34,19 @@ function split(text: string, withCharacters: boolean): string[] {
   return tokens
 }
 
+/** For indexing: CJK runs give every character and every bigram. */
+export function tokenize(text: string): string[] {
+  return splitTerms(text, true)
+}
+
+/** For queries: CJK runs give only their bigrams (a single character alone), fewer and more selective terms. */
+export function tokenizeQuery(text: string): string[] {
+  return splitTerms(text, false)
+}
+
 const CJK_START = new RegExp(`^${CJK}`, 'u')
 
+/** Self-contained too (see splitTerms). */
 export function processTerm(term: string): string {
   return term.normalize('NFKC').toLowerCase()
 }

@@ -1,6 +1,7 @@
+import { execFile } from 'node:child_process'
 import fs from 'node:fs/promises'
 import path from 'node:path'
-import { build } from 'vitepress'
+import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { copySite, REPO_ROOT } from '../helpers/dev-server.js'
 
@@ -10,7 +11,9 @@ let files: { name: string; text: string }[]
 
 beforeAll(async () => {
   root = await copySite(path.join(REPO_ROOT, 'docs'))
-  await build(root)
+  // As an author runs it: in this process Vue's development build is already loaded, and its SSR
+  // render warns about the default theme's own code (VPSidebar) on every page.
+  await promisify(execFile)(process.execPath, [path.join(REPO_ROOT, 'node_modules/vitepress/bin/vitepress.js'), 'build', root], { cwd: REPO_ROOT })
   outDir = path.join(root, '.vitepress/dist')
   const names = (await fs.readdir(outDir, { recursive: true })) as string[]
   files = await Promise.all(
@@ -49,6 +52,14 @@ describe('vitepress build of the demo blog', () => {
     expect(scripts.some((file) => graphKey('posts/atomic-file-writes.md').test(file.text))).toBe(true)
     // …but not the draft, as a node or as either end of an edge.
     for (const file of scripts) expect(graphKey('posts/markdown-it-wiki-link-plugin.md').test(file.text), file.name).toBe(false)
+  })
+
+  it('ships a local search index split with the CJK tokenizer', () => {
+    const index = files.find((file) => /@localSearchIndexroot[^/]*\.js$/.test(file.name))
+    expect(index, 'the local search index chunk').toBeDefined()
+    // Bigrams are terms of their own: the default tokenizer would keep whole sentences as one term.
+    expect(index!.text).toContain('"知识"')
+    expect(index!.text).toContain('"图谱"')
   })
 
   it('ships no API route, no token and no writer UI', () => {

@@ -20,7 +20,7 @@ describe('withMetaBlog', () => {
     expect(config.themeConfig).toEqual({ nav: [{ text: 'Home', link: '/' }] })
     expect(config.markdown?.lineNumbers).toBe(true)
     expect(config.vite?.server).toEqual({ port: 4000 })
-    expect(pluginNames(config)).toEqual(['user-plugin', 'metablog:harden', 'metablog:dev-api', 'metablog:knowledge', 'metablog:client-deps'])
+    expect(pluginNames(config)).toEqual(['user-plugin', 'metablog:harden', 'metablog:dev-api', 'metablog:knowledge', 'metablog:client-deps', 'metablog:live-search'])
   })
 
   it('guards snippets first, then runs the user’s markdown config before registering the wiki-link rule', async () => {
@@ -29,6 +29,14 @@ describe('withMetaBlog', () => {
     const md = { use: (plugin: { name: string }) => calls.push(`use ${plugin.name}`) }
     await config.markdown!.config!(md as never)
     expect(calls).toEqual(['use metablogMarkdownGuard', 'user', 'use wikiLinkPlugin'])
+  })
+
+  it('gives VitePress local search the CJK tokenizer only where the author turned it on', () => {
+    expect(withMetaBlog({ themeConfig: { nav: [] } }).themeConfig).toEqual({ nav: [] })
+    const search = withMetaBlog({ themeConfig: { search: { provider: 'local', options: { detailedView: true } } } }).themeConfig.search
+    expect(search.options.detailedView).toBe(true)
+    expect(search.options.miniSearch.options.tokenize('知识图谱', 'text')).toContain('图谱')
+    expect(search.options.miniSearch.searchOptions.tokenize('知识图谱')).toEqual(['知识', '识图', '图谱'])
   })
 
   it('applies the API only to the dev server', () => {
@@ -44,7 +52,7 @@ describe('withMetaBlog', () => {
     expect(typeof fromFunction).toBe('function')
     const resolved = await fromFunction()
     expect(resolved.title).toBe('sync')
-    expect(pluginNames(resolved)).toEqual(['user-plugin', 'metablog:harden', 'metablog:dev-api', 'metablog:knowledge', 'metablog:client-deps'])
+    expect(pluginNames(resolved)).toEqual(['user-plugin', 'metablog:harden', 'metablog:dev-api', 'metablog:knowledge', 'metablog:client-deps', 'metablog:live-search'])
     expect(pluginNames(await fromAsync())).toContain('metablog:dev-api')
   })
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { readPageMeta } from '../../../../server/knowledge/front-matter.js'
 import { parsePageMeta } from '../../../../server/page-meta.js'
 import { syntheticBlog } from '../../../bench/knowledge-synthetic-blog.js'
-import { REPO_ROOT } from '../../../helpers/dev-server.js'
+import { copySite, REPO_ROOT } from '../../../helpers/dev-server.js'
 import { createRandom, randomContent, randomPath } from './random-site.js'
 
 // readPageMeta is a fast path in front of parsePageMeta: it must never disagree with it.
@@ -94,10 +94,16 @@ describe('readPageMeta gives exactly what parsePageMeta gives', () => {
 
   it('on the demo blog, the synthetic benchmark blog and random pages', async () => {
     const pages: { path: string; content: string }[] = []
-    for (const folder of ['', 'posts', 'notes', 'zh']) {
-      for (const name of await fs.readdir(path.join(REPO_ROOT, 'docs', folder))) {
-        if (name.endsWith('.md')) pages.push({ path: `${folder ? `${folder}/` : ''}${name}`, content: await fs.readFile(path.join(REPO_ROOT, 'docs', folder, name), 'utf8') })
+    // A copy of the demo, never the live folder an author may be editing.
+    const demo = await copySite(path.join(REPO_ROOT, 'docs'))
+    try {
+      for (const folder of ['', 'posts', 'notes', 'zh']) {
+        for (const name of await fs.readdir(path.join(demo, folder))) {
+          if (name.endsWith('.md')) pages.push({ path: `${folder ? `${folder}/` : ''}${name}`, content: await fs.readFile(path.join(demo, folder, name), 'utf8') })
+        }
       }
+    } finally {
+      await fs.rm(demo, { recursive: true, force: true })
     }
     pages.push(...syntheticBlog(300).pages)
     const random = createRandom(7)

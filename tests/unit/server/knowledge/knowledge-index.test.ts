@@ -4,7 +4,7 @@ import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { KnowledgeIndex } from '../../../../server/knowledge/knowledge-index.js'
 import { listPagePaths, loadPages } from '../../../../server/knowledge/load-pages.js'
-import { REPO_ROOT } from '../../../helpers/dev-server.js'
+import { copySite, REPO_ROOT } from '../../../helpers/dev-server.js'
 
 const page = (title: string, body = '', extra = '') => `---\ntitle: ${title}\n${extra}---\n\n# ${title}\n\n${body}\n`
 
@@ -13,10 +13,24 @@ function site(pages: Record<string, string>): KnowledgeIndex {
 }
 
 describe('the demo blog', () => {
-  it('has one unresolved link, [[Future post about CRDTs]], and every page in the graph', async () => {
-    const index = await KnowledgeIndex.load(path.join(REPO_ROOT, 'docs'))
+  let demo = ''
+  afterEach(async () => {
+    if (demo) await fs.rm(demo, { recursive: true, force: true })
+    demo = ''
+  })
+
+  it('has the unresolved link [[Future post about CRDTs]], which a new page resolves, and every page in the graph', async () => {
+    // A copy: an author trying the demo may add pages (and unresolved links) to the live folder.
+    demo = await copySite(path.join(REPO_ROOT, 'docs'))
+    const index = await KnowledgeIndex.load(demo)
     const graph = index.graph()
-    expect(graph.unresolved).toEqual([{ source: 'posts/understanding-etags.md', target: 'Future post about CRDTs' }])
+    const crdts = { source: 'posts/understanding-etags.md', target: 'Future post about CRDTs' }
+    expect(graph.unresolved).toContainEqual(crdts)
+    for (const link of graph.unresolved) expect(index.resolve(link.target, link.source), link.target).toBeFalsy()
+    // Writing the missing page into the copy resolves exactly that link and no other.
+    await fs.writeFile(path.join(demo, 'posts/future-post-about-crdts.md'), page('Future post about CRDTs'))
+    const after = (await KnowledgeIndex.load(demo)).graph().unresolved
+    expect(after).toEqual(graph.unresolved.filter((link) => link.target !== crdts.target))
     expect(graph.nodes.map((node) => node.path)).toEqual(index.paths())
     expect(graph.nodes.length).toBeGreaterThanOrEqual(18)
     expect(index.collisions()).toEqual([])

@@ -1,0 +1,186 @@
+// Paints the graph: edges, nodes in their group colours, then labels in screen space, most-linked
+// first, skipping any label that would overlap one already drawn.
+import { radiusOf, type GraphModel, type LayoutNode } from './graph-layout'
+import type { GraphPalette } from './graph-palette'
+
+export interface GraphView {
+  x: number
+  y: number
+  scale: number
+}
+
+export interface GraphScene {
+  model: GraphModel
+  /** Label candidates, most-linked first. */
+  byDegree: readonly LayoutNode[]
+  view: GraphView
+  width: number
+  height: number
+  palette: GraphPalette
+  font: string
+  colorOf: (node: LayoutNode) => string
+  /** The nodes to show, the rest dimmed (hover neighbourhood, search matches); null dims nothing. */
+  emphasis: ReadonlySet<LayoutNode> | null
+  /** Ringed and always labelled: the focus page, the hovered node, the found one. */
+  selected: ReadonlySet<LayoutNode>
+  /** How many other labels to try (0 while a large layout is still moving). */
+  labelBudget: number
+}
+
+const LABEL_SIZE = 13
+const LABEL_HEIGHT = LABEL_SIZE + 6
+// Past this many tries the frame budget matters more than one more label.
+export const LABEL_ATTEMPTS = 400
+const DIMMED = 0.15
+
+const widths = new Map<string, number>()
+
+function labelOf(title: string): string {
+  return title.length > 42 ? `${title.slice(0, 40)}…` : title
+}
+
+function measure(context: CanvasRenderingContext2D, text: string): number {
+  const key = `${context.font}\u0000${text}`
+  let width = widths.get(key)
+  if (width === undefined) {
+    if (widths.size > 20_000) widths.clear()
+    width = context.measureText(text).width
+    widths.set(key, width)
+  }
+  return width
+}
+
+/** Draws the scene; answers how many labels it drew. */
+export function drawGraph(context: CanvasRenderingContext2D, ratio: number, scene: GraphScene): number {
+  const { model, view, width, height, palette, emphasis, selected } = scene
+  const originX = width / 2 + view.x
+  const originY = height / 2 + view.y
+  context.setTransform(ratio, 0, 0, ratio, 0, 0)
+  context.clearRect(0, 0, width, height)
+  context.translate(originX, originY)
+  context.scale(view.scale, view.scale)
+
+  // Edges: one path for the quiet ones, one for those inside the emphasis.
+  const shown = (link: GraphModel['links'][number]) => !emphasis || (emphasis.has(link.source) && emphasis.has(link.target))
+  context.lineWidth = 1 / view.scale
+  context.strokeStyle = palette.edge
+  for (const bright of [false, true]) {
+    context.beginPath()
+    for (const link of model.links) {
+      if (shown(link) !== bright) continue
+      context.moveTo(link.source.x ?? 0, link.source.y ?? 0)
+      context.lineTo(link.target.x ?? 0, link.target.y ?? 0)
+    }
+    context.globalAlpha = bright ? (emphasis ? 0.9 : 0.45) : DIMMED * 0.6
+    context.stroke()
+  }
+
+  // Nodes, batched by colour and dimming so a 2,000-node frame is a handful of fills.
+  const batches = new Map<string, LayoutNode[]>()
+  for (const node of model.nodes) {
+    const key = `${emphasis && !emphasis.has(node) ? 1 : 0}${scene.colorOf(node)}`
+    const batch = batches.get(key)
+    if (batch) batch.push(node)
+    else batches.set(key, [node])
+  }
+  for (const [key, nodes] of batches) {
+    context.beginPath()
+    for (const node of nodes) {
+      context.moveTo((node.x ?? 0) + radiusOf(node), node.y ?? 0)
+      context.arc(node.x ?? 0, node.y ?? 0, radiusOf(node), 0, Math.PI * 2)
+    }
+    context.globalAlpha = key.startsWith('1') ? DIMMED : 1
+    context.fillStyle = key.slice(1)
+    context.fill()
+  }
+  context.globalAlpha = 1
+  context.strokeStyle = palette.focus
+  context.lineWidth = 2.5 / view.scale
+  for (const node of selected) {
+    context.beginPath()
+    context.arc(node.x ?? 0, node.y ?? 0, radiusOf(node) + 3 / view.scale, 0, Math.PI * 2)
+    context.stroke()
+  }
+  return drawLabels(context, ratio, scene, originX, originY)
+}
+
+export interface LabelBox {
+  left: number
+  top: number
+  right: number
+  bottom: number
+}
+
+const overlaps = (a: LabelBox, b: LabelBox) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom
+
+/**
+ * Which labels to draw, in candidate order: a label that leaves the canvas or overlaps one already
+ * placed is skipped, unless it is `forced` (the hovered or found page is always named).
+ */
+export function placeLabels<T>(
+  candidates: Iterable<{ item: T; box: LabelBox; forced: boolean }>,
+  width: number,
+  height: number,
+  /** Boxes a label must not cover either: the nodes. */
+  obstacles: readonly LabelBox[] = [],
+): { item: T; box: LabelBox }[] {
+  const placed: { item: T; box: LabelBox }[] = []
+  for (const { item, box, forced } of candidates) {
+    if (box.right < 0 || box.left > width || box.bottom < 0 || box.top > height) continue
+    if (!forced && (placed.some((other) => overlaps(box, other.box)) || obstacles.some((other) => overlaps(box, other)))) continue
+    placed.push({ item, box })
+  }
+  return placed
+}
+
+function drawLabels(context: CanvasRenderingContext2D, ratio: number, scene: GraphScene, originX: number, originY: number): number {
+  const { view, width, height, palette, emphasis, selected } = scene
+  context.setTransform(ratio, 0, 0, ratio, 0, 0)
+  context.textBaseline = 'middle'
+  context.lineJoin = 'round'
+  context.lineWidth = 4
+  // A halo in the canvas's background colour keeps a label readable over edges.
+  context.strokeStyle = palette.background
+  context.fillStyle = palette.text
+  const fonts = { plain: `${LABEL_SIZE}px ${scene.font}`, bold: `600 ${LABEL_SIZE}px ${scene.font}` }
+  const tried = new Set<LayoutNode>()
+  // Setting a font makes the canvas parse it: only when it changes.
+  let current = ''
+  const useFont = (font: string) => {
+    if (font !== current) context.font = current = font
+  }
+  function* candidates() {
+    const budget = scene.labelBudget
+    for (const node of [...selected, ...(budget && emphasis && emphasis.size <= budget ? emphasis : []), ...scene.byDegree.slice(0, budget)]) {
+      if (tried.has(node)) continue
+      tried.add(node)
+      const forced = selected.has(node)
+      if (emphasis && !emphasis.has(node) && !forced) continue
+      useFont(forced ? fonts.bold : fonts.plain)
+      const text = labelOf(node.title)
+      const textWidth = measure(context, text)
+      const gap = radiusOf(node) * view.scale + 4
+      let left = originX + (node.x ?? 0) * view.scale + gap
+      // Near the right edge the label goes to the node's left rather than off the canvas.
+      if (left + textWidth > width) left = Math.max(0, left - gap * 2 - textWidth)
+      const middle = originY + (node.y ?? 0) * view.scale
+      yield { item: { text, forced }, box: { left, top: middle - LABEL_HEIGHT / 2, right: left + textWidth, bottom: middle + LABEL_HEIGHT / 2 }, forced }
+    }
+  }
+  const nodes: LabelBox[] = []
+  if (scene.labelBudget) {
+    for (const node of scene.model.nodes) {
+      const x = originX + (node.x ?? 0) * view.scale
+      const y = originY + (node.y ?? 0) * view.scale
+      const radius = radiusOf(node) * view.scale
+      if (x + radius >= 0 && x - radius <= width && y + radius >= 0 && y - radius <= height) nodes.push({ left: x - radius, top: y - radius, right: x + radius, bottom: y + radius })
+    }
+  }
+  const placed = placeLabels(candidates(), width, height, nodes)
+  for (const { item, box } of placed) {
+    useFont(item.forced ? fonts.bold : fonts.plain)
+    context.strokeText(item.text, box.left, (box.top + box.bottom) / 2)
+    context.fillText(item.text, box.left, (box.top + box.bottom) / 2)
+  }
+  return placed.length
+}
