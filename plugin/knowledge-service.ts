@@ -104,7 +104,7 @@ export class KnowledgeService {
     const themeConfig = (this.site.site.themeConfig ??= {})
     const options = { includeDrafts: this.includeDrafts }
     // No sidebar of the author's: one section per folder. Theirs: kept, with new pages added to their groups.
-    const next = this.userSidebar === undefined ? this.index.sidebarSections(options) : mergeSidebar(this.index.sidebar(options), this.userSidebar)
+    const next = this.userSidebar === undefined ? this.index.sidebarSections(options) : mergeSidebar(this.index.sidebar({ ...options, folderLimit: Number.POSITIVE_INFINITY }), this.userSidebar)
     if (JSON.stringify(next) === JSON.stringify(themeConfig.sidebar)) return false
     themeConfig.sidebar = next
     return true

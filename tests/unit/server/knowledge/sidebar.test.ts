@@ -106,6 +106,20 @@ describe('buildSections', () => {
   })
 })
 
+describe('a folder with many pages', () => {
+  it('lists the first (newest) ones and links the rest to the folder page, so a page carries a bounded sidebar', () => {
+    const pages = [entry('posts/index.md', 'Posts'), ...Array.from({ length: 8 }, (_, day) => entry(`posts/p${day}.md`, `P${day}`, { date: `2026-01-0${day + 1}` }))]
+    const [group] = buildSections(pages, { folderLimit: 3 })['/posts/']!
+    expect(group!.items).toEqual([
+      { text: 'P7', link: '/posts/p7' },
+      { text: 'P6', link: '/posts/p6' },
+      { text: 'P5', link: '/posts/p5' },
+      { text: '… +5', link: '/posts/' },
+    ])
+    expect(buildSections(pages)['/posts/']![0]!.items).toHaveLength(8)
+  })
+})
+
 describe('mergeSidebar', () => {
   const generated: DefaultTheme.SidebarItem[] = [
     { text: 'About', link: '/about' },
