@@ -16,18 +16,26 @@ const CLIENT_DEPENDENCIES = [
   ),
 ]
 
-/** Pre-bundles the client's dependencies when the dev server starts. */
+// The client ships .vue files: Vite compiles them like the site's own, never pre-bundled or left to Node.
+const OWN_ENTRIES = ['metablog', 'metablog/client', 'metablog/theme']
+
+/** Pre-bundles the client's dependencies when the dev server starts; compiles MetaBlog's client with the site. */
 export function clientDepsPlugin(): Plugin {
   // Installed from npm, the dependencies sit beside metablog; in this repository, at the root.
   const installed = fileURLToPath(import.meta.url).includes('/node_modules/metablog/')
   return {
     name: 'metablog:client-deps',
-    apply: 'serve',
-    config() {
+    config(_config, { command }) {
       return {
-        optimizeDeps: {
-          include: CLIENT_DEPENDENCIES.map((dependency) => (installed ? `metablog > ${dependency}` : dependency)),
-        },
+        ssr: { noExternal: ['metablog'] },
+        ...(command === 'serve'
+          ? {
+              optimizeDeps: {
+                include: CLIENT_DEPENDENCIES.map((dependency) => (installed ? `metablog > ${dependency}` : dependency)),
+                exclude: OWN_ENTRIES,
+              },
+            }
+          : {}),
       }
     },
   }

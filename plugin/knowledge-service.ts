@@ -1,6 +1,6 @@
 import type { DefaultTheme, SiteConfig } from 'vitepress'
 import { KnowledgeIndex, type IndexUpdate } from '../server/knowledge/knowledge-index.js'
-import { mergeSidebar } from '../server/knowledge/sidebar.js'
+import { mergeSidebar } from '../server/knowledge/sidebar-merge.js'
 import { sendEvent } from './events.js'
 import type { WikiLinkTarget } from './markdown/wiki-link-rule.js'
 import type { PageChange } from './page-change-feed.js'
@@ -102,7 +102,9 @@ export class KnowledgeService {
   private refreshSidebar(): boolean {
     if (!this.options.sidebar || !this.site) return false
     const themeConfig = (this.site.site.themeConfig ??= {})
-    const next = mergeSidebar(this.index.sidebar({ includeDrafts: this.includeDrafts }), this.userSidebar)
+    const options = { includeDrafts: this.includeDrafts }
+    // No sidebar of the author's: one section per folder. Theirs: kept, with new pages added to their groups.
+    const next = this.userSidebar === undefined ? this.index.sidebarSections(options) : mergeSidebar(this.index.sidebar({ ...options, folderLimit: Number.POSITIVE_INFINITY }), this.userSidebar)
     if (JSON.stringify(next) === JSON.stringify(themeConfig.sidebar)) return false
     themeConfig.sidebar = next
     return true

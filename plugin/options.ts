@@ -2,6 +2,7 @@ import { CHECKPOINT_MAX_AGE_MS } from '../server/checkpoint-store.js'
 import { DEFAULT_BODY_LIMIT } from '../server/http.js'
 import { DEFAULT_LOCK_TTL_MS } from '../server/locks.js'
 import type { LlmOptions } from '../server/llm/gateway.js'
+import type { BacklinkLabels, BacklinksSetting } from './protocol.js'
 
 export const DEFAULT_PROMPTS_DIR = '.vitepress/metablog/prompts'
 
@@ -12,8 +13,17 @@ export interface MetaBlogOptions {
   lockTtlMs?: number
   /** How long checkpoints of unfinished tasks are kept, in ms. Default 24 hours. */
   checkpointMaxAgeMs?: number
-  /** Generate the sidebar from the source folders, merged with your own. Default true. */
+  /**
+   * Generate the sidebar from the source folders. Default true. Without a `themeConfig.sidebar` of
+   * your own: one section per top-level folder (root pages get none). With yours: it is kept, and a
+   * page it does not list is added to your group that already holds pages of its folder.
+   */
   sidebar?: boolean
+  /**
+   * "Linked from" under each page. Default on, in the site's `lang` (English and Chinese built in).
+   * `false` turns it off; `labels` (by language) replace the words; `outline: true` lists it in the outline.
+   */
+  backlinks?: boolean | { labels?: Record<string, Partial<BacklinkLabels>>; outline?: boolean }
   /**
    * The model: `apiKey`, `baseURL` and `model` override OPENAI_API_KEY, OPENAI_BASE_URL and
    * METABLOG_MODEL from the environment or .env; also prices, the Ollama probe, retries and timeouts.
@@ -25,13 +35,24 @@ export interface MetaBlogOptions {
   promptsDir?: string
 }
 
-export type ResolvedOptions = Required<Omit<MetaBlogOptions, 'llm' | 'agent'>> & Pick<MetaBlogOptions, 'llm'> & { agent: { maxSteps: number } }
+export type ResolvedOptions = Required<Omit<MetaBlogOptions, 'llm' | 'agent' | 'backlinks'>> &
+  Pick<MetaBlogOptions, 'llm'> & { agent: { maxSteps: number }; backlinks: BacklinksSetting }
 
 /** The agent's default step limit; the client has the same default. */
 export const DEFAULT_AGENT_MAX_STEPS = 10
 
 /** The name the agent's step limit reaches the page under (a Vite `define`). */
 export const AGENT_MAX_STEPS_DEFINE = '__METABLOG_AGENT_MAX_STEPS__'
+
+/** The name the backlinks option reaches the page under (a Vite `define`). */
+export const BACKLINKS_DEFINE = '__METABLOG_BACKLINKS__'
+
+function backlinks(value: MetaBlogOptions['backlinks']): BacklinksSetting {
+  if (value === undefined || value === true) return { enabled: true, outline: false, labels: {} }
+  if (value === false) return { enabled: false, outline: false, labels: {} }
+  if (typeof value !== 'object' || value === null) throw new Error(`metablog: backlinks must be true, false or { labels, outline }, not ${String(value)}.`)
+  return { enabled: true, outline: value.outline === true, labels: value.labels ?? {} }
+}
 
 function maxSteps(value: number | undefined): number {
   if (value === undefined) return DEFAULT_AGENT_MAX_STEPS
@@ -48,5 +69,6 @@ export function resolveOptions(options: MetaBlogOptions = {}): ResolvedOptions {
     llm: options.llm,
     agent: { maxSteps: maxSteps(options.agent?.maxSteps) },
     promptsDir: options.promptsDir ?? DEFAULT_PROMPTS_DIR,
+    backlinks: backlinks(options.backlinks),
   }
 }

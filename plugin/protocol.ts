@@ -400,3 +400,22 @@ export interface PromptsResponse {
   prompts: PromptDefinition[]
   problems: PromptProblem[]
 }
+
+/** The words of the backlinks block under a page. */
+export interface BacklinkLabels {
+  /** The block's heading. */
+  title: string
+  /** Shown in dev when no page links here. */
+  empty: string
+  /** Before the list (dev only) of links from this page to pages that don't exist yet. */
+  unresolved: string
+}
+
+/** The `backlinks` option as it reaches the page. */
+export interface BacklinksSetting {
+  enabled: boolean
+  /** The heading is a real `<h2>` that the outline lists. */
+  outline: boolean
+  /** Labels by page language ('en', 'zh', 'zh-CN', …), over the built-in English and Chinese. */
+  labels: Record<string, Partial<BacklinkLabels>>
+}

@@ -14,16 +14,35 @@ export interface PageMeta {
   aliases: string[]
 }
 
-// A line that starts a level-1 heading with some text; matched only at line starts, so linear.
-const LEVEL_ONE_HEADING = /^#[ \t]+\S/m
+// A fence opening or closing line: up to three spaces, then three or more backticks or tildes.
+const FENCE = /^ {0,3}(`{3,}|~{3,})/
 
-/** The text of the first `# Heading` line, without closing '#'s: a page's title when the front matter has none. */
+/**
+ * The text of the first `# Heading` line outside fenced code, without closing '#'s: a shell comment
+ * in a code block is not a title. One pass over the lines, so linear.
+ */
 export function firstHeading(body: string): string | undefined {
-  const found = LEVEL_ONE_HEADING.exec(body)
-  if (!found) return undefined
-  const end = body.indexOf('\n', found.index)
-  const line = body.slice(found.index, end === -1 ? body.length : end).replace(/\r$/, '')
-  return atxHeading(line)?.content || undefined
+  let fence: string | null = null
+  for (let start = 0; start <= body.length; ) {
+    const newline = body.indexOf('\n', start)
+    const end = newline === -1 ? body.length : newline
+    const line = body.slice(start, body.charCodeAt(end - 1) === 13 ? end - 1 : end)
+    start = end + 1
+    const marker = line.length >= 3 ? FENCE.exec(line)?.[1] : undefined
+    if (fence !== null) {
+      // A fence closes with the same character, at least as long, and nothing after it.
+      if (marker && marker[0] === fence[0] && marker.length >= fence.length && !line.slice(line.indexOf(marker) + marker.length).trim()) fence = null
+      continue
+    }
+    if (marker) {
+      // A backtick fence whose info string has a backtick is inline code, not a fence.
+      if (!(marker[0] === '`' && line.slice(line.indexOf(marker) + marker.length).includes('`'))) fence = marker
+      continue
+    }
+    const heading = line.charCodeAt(0) === 35 || line.startsWith(' ') ? atxHeading(line) : null
+    if (heading?.level === 1 && heading.content) return heading.content
+  }
+  return undefined
 }
 
 export function toStringList(value: unknown): string[] {
@@ -52,9 +71,14 @@ export function fileTitle(relativePath: string): string {
   return relativePath.includes('/') ? path.posix.basename(path.posix.dirname(relativePath)) : 'Home'
 }
 
-/** A page's meta from its parsed front matter and body: front-matter title, else the first `# heading`, else the file name. */
+/** A page's title: its first real `# heading` (never inside code), else front-matter `title`, else the file name. */
+export function pageTitle(relativePath: string, data: Record<string, unknown>, body: string): string {
+  return firstHeading(body) || (typeof data.title === 'string' && data.title.trim()) || fileTitle(relativePath)
+}
+
+/** A page's meta from its parsed front matter and body; the title as pageTitle gives it. */
 export function pageMetaOf(relativePath: string, data: Record<string, unknown>, body: string): PageMeta {
-  const title = (typeof data.title === 'string' && data.title.trim()) || firstHeading(body) || fileTitle(relativePath)
+  const title = pageTitle(relativePath, data, body)
   return {
     title,
     frontmatter: data,
@@ -144,7 +168,7 @@ function parseFrontmatter(content: string): { data: Record<string, unknown>; bod
   }
 }
 
-/** Title, front matter and body of a page: front-matter title, else the first `# heading`, else the file name. */
+/** Title, front matter and body of a page: the first real `# heading`, else front-matter title, else the file name. */
 export function parsePageMeta(relativePath: string, content: string): PageMeta {
   const { data, body } = parseFrontmatter(content)
   return pageMetaOf(relativePath, data, body)

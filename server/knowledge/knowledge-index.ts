@@ -13,7 +13,7 @@ import { parsePage, type ParsedPage } from './parse-page.js'
 import { lookupOf, resolveLookup, type Resolution } from './resolver.js'
 import { LiveSearch } from './live-search.js'
 import { DEFAULT_SEARCH_LIMIT } from './search-index.js'
-import { buildSidebar, type SidebarOptions } from './sidebar.js'
+import { buildSections, buildSidebar, type SidebarOptions } from './sidebar.js'
 import type { IndexSnapshot } from './snapshot.js'
 import type { OutgoingLink, PageInput, ResolvedPage } from './index-types.js'
 
@@ -167,6 +167,11 @@ export class KnowledgeIndex {
 
   sidebar(options?: SidebarOptions): DefaultTheme.SidebarItem[] {
     return buildSidebar(this.pages.values(), options)
+  }
+
+  /** The sidebar as one section per top-level folder, for a site without its own. */
+  sidebarSections(options?: SidebarOptions): DefaultTheme.SidebarMulti {
+    return buildSections(this.pages.values(), options)
   }
 
   search(query: string, limit = DEFAULT_SEARCH_LIMIT): SearchResult[] {

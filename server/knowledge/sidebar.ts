@@ -15,7 +15,12 @@ export interface SidebarOptions {
   includeDrafts?: boolean
   /** Appended to a draft's title. VitePress renders sidebar text as HTML, so this may be markup. */
   draftMarker?: string
+  /** Most pages listed per folder (first by order, then newest); the rest behind a "… +N" link to the folder's index. Default 100. */
+  folderLimit?: number
 }
+
+/** Enough for any folder a visitor scrolls through; the sidebar of a 500-post folder stays the size of a 100-post one. */
+export const DEFAULT_FOLDER_LIMIT = 100
 
 interface Folder {
   name: string
@@ -63,10 +68,7 @@ function newFolder(name: string, path: string): Folder {
   return { name, path, pages: [], folders: new Map() }
 }
 
-/** Source folders become groups (the folder's index.md is the group's title and link); the root index.md, the home page, is left out. */
-export function buildSidebar(pages: Iterable<SidebarPage>, options: SidebarOptions = {}): DefaultTheme.SidebarItem[] {
-  const includeDrafts = options.includeDrafts ?? true
-  const draftMarker = options.draftMarker ?? ' (draft)'
+function folderTree(pages: Iterable<SidebarPage>, includeDrafts: boolean): Folder {
   const root = newFolder('', '')
   for (const page of pages) {
     if (page.draft && !includeDrafts) continue
@@ -81,53 +83,47 @@ export function buildSidebar(pages: Iterable<SidebarPage>, options: SidebarOptio
     if (fileName === 'index.md') folder.index = page
     else folder.pages.push(page)
   }
+  return root
+}
+
+/** Turns folders into sidebar items and groups. */
+function renderer(options: SidebarOptions) {
+  const draftMarker = options.draftMarker ?? ' (draft)'
   const item = (page: SidebarPage): DefaultTheme.SidebarItem => ({
     text: escapeHtml(page.title) + (page.draft ? draftMarker : ''),
     link: sidebarLink(page.path),
   })
-  const items = (folder: Folder): DefaultTheme.SidebarItem[] => [
-    ...folder.pages.sort(comparePages).map(item),
-    ...[...folder.folders.values()].sort(compareFolders).map(group),
-  ]
+  const limit = options.folderLimit ?? DEFAULT_FOLDER_LIMIT
+  const items = (folder: Folder): DefaultTheme.SidebarItem[] => {
+    const pages = folder.pages.sort(comparePages)
+    const shown = pages.slice(0, limit).map(item)
+    // The rest are one click away on the folder's own page, when it has one.
+    const hidden = pages.length - shown.length
+    if (hidden > 0 && folder.index) shown.push({ text: `… +${hidden}`, link: sidebarLink(folder.index.path) })
+    return [...shown, ...[...folder.folders.values()].sort(compareFolders).map(group)]
+  }
   const group = (folder: Folder): DefaultTheme.SidebarItem => ({
     text: folder.index ? item(folder.index).text : escapeHtml(folder.name),
     ...(folder.index ? { link: sidebarLink(folder.index.path) } : {}),
     collapsed: false,
     items: items(folder),
   })
-  return items(root)
+  return { items, group }
 }
 
-function linksIn(items: DefaultTheme.SidebarItem[], into: string[] = []): string[] {
-  for (const item of items) {
-    if (item.link) into.push((item.base ?? '') + item.link)
-    if (item.items) linksIn(item.items, into)
-  }
-  return into
-}
-
-/** The deepest folder route all links share: ['/a/b/x', '/a/c'] → '/a/'. */
-function commonFolder(links: string[]): string | undefined {
-  if (links.length === 0) return undefined
-  let prefix = links[0]!.slice(0, links[0]!.lastIndexOf('/') + 1)
-  for (const link of links) while (!link.startsWith(prefix)) prefix = prefix.slice(0, prefix.slice(0, -1).lastIndexOf('/') + 1)
-  return prefix === '/' ? undefined : prefix
+/** Source folders become groups (the folder's index.md is the group's title and link); the root index.md, the home page, is left out. */
+export function buildSidebar(pages: Iterable<SidebarPage>, options: SidebarOptions = {}): DefaultTheme.SidebarItem[] {
+  return renderer(options).items(folderTree(pages, options.includeDrafts ?? true))
 }
 
 /**
- * Merges the generated sidebar with the user's `themeConfig.sidebar`. The user's wins wherever it
- * defines the same base: with an object, its keys are kept as they are and the generated sidebar
- * only fills '/' if the user left it out; with an array (which applies everywhere), the user's items
- * come first and generated groups follow for the folders the user's items do not link into.
+ * The sidebar for a site without one: one section per top-level folder, keyed by its path, so a page
+ * carries only its own folder's group (VitePress's multi-sidebar). Pages at the root get none.
  */
-export function mergeSidebar(generated: DefaultTheme.SidebarItem[], user: DefaultTheme.Sidebar | undefined): DefaultTheme.Sidebar {
-  if (user === undefined) return generated
-  if (!Array.isArray(user)) return Object.hasOwn(user, '/') ? user : { '/': generated, ...user }
-  const userLinks = linksIn(user).map((link) => link.replace(/\.(?:md|html)$/, ''))
-  const covered = (item: DefaultTheme.SidebarItem): boolean => {
-    const folder = item.items ? (item.link ?? commonFolder(linksIn(item.items))) : undefined
-    if (folder) return userLinks.some((link) => link.startsWith(folder))
-    return item.link !== undefined && userLinks.includes(item.link)
-  }
-  return [...user, ...generated.filter((item) => !covered(item))]
+export function buildSections(pages: Iterable<SidebarPage>, options: SidebarOptions = {}): DefaultTheme.SidebarMulti {
+  const { group } = renderer(options)
+  const sections: DefaultTheme.SidebarMulti = {}
+  const folders = [...folderTree(pages, options.includeDrafts ?? true).folders.values()].sort(compareFolders)
+  for (const folder of folders) sections[`/${folder.path}/`] = [group(folder)]
+  return sections
 }

@@ -43,9 +43,12 @@ function lastHeading(text: string): string | undefined {
   }
 }
 
-/** Splits the text between `[[` and `]]`. Returns null when it is not a link (empty, or a line break). */
+// VitePress's own `[[toc]]` (a table of contents) looks like a wiki-link; it is left to VitePress.
+const VITEPRESS_SYNTAX = /^\s*toc\s*$/i
+
+/** Splits the text between `[[` and `]]`. Returns null when it is not a link (empty, a line break, or VitePress's `[[toc]]`). */
 export function parseWikiInner(inner: string): WikiLinkParts | null {
-  if (inner.includes('\n') || inner.includes('[[')) return null
+  if (inner.includes('\n') || inner.includes('[[') || VITEPRESS_SYNTAX.test(inner)) return null
   const pipe = inner.indexOf('|')
   // In a raw table row the pipe is escaped as `\|`; the backslash belongs to the syntax.
   const referenceEnd = pipe === -1 ? inner.length : pipe > 0 && inner.charCodeAt(pipe - 1) === 92 ? pipe - 1 : pipe

@@ -80,9 +80,13 @@ describe('withMetaBlog', () => {
   })
 
   it('hands the agent step limit to the page, keeping the user\'s defines, and refuses a nonsense limit', () => {
-    expect(withMetaBlog({}).vite!.define).toEqual({ __METABLOG_AGENT_MAX_STEPS__: '10' })
+    expect(withMetaBlog({}).vite!.define).toMatchObject({ __METABLOG_AGENT_MAX_STEPS__: '10' })
     const config = withMetaBlog({ vite: { define: { __MINE__: '1' } } }, { agent: { maxSteps: 4 } })
-    expect(config.vite!.define).toEqual({ __MINE__: '1', __METABLOG_AGENT_MAX_STEPS__: '4' })
+    expect(config.vite!.define).toMatchObject({ __MINE__: '1', __METABLOG_AGENT_MAX_STEPS__: '4' })
     expect(() => withMetaBlog({}, { agent: { maxSteps: 0 } })).toThrow(/agent.maxSteps must be a whole number/)
+  })
+
+  it('hands the backlinks option to the page', () => {
+    expect(JSON.parse(withMetaBlog({}, { backlinks: false }).vite!.define!.__METABLOG_BACKLINKS__ as string)).toEqual({ enabled: false, outline: false, labels: {} })
   })
 })

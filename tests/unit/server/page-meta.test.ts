@@ -58,4 +58,16 @@ describe('parsePageMeta', () => {
     const long = `# a${' '.repeat(200_000)}b\n`
     expect(parsePageMeta('posts/a.md', long).title).toBe(`a${' '.repeat(200_000)}b`)
   })
+
+  it('never takes a title from a fenced code block: first real heading, then front matter, then the file name', () => {
+    const shell = '```bash\n# install the tools\nnpm i\n```\n'
+    expect(parsePageMeta('posts/setup.md', `${shell}\n# 安装指南\n`).title).toBe('安装指南')
+    expect(parsePageMeta('posts/setup.md', `---\ntitle: From YAML\n---\n${shell}`).title).toBe('From YAML')
+    expect(parsePageMeta('posts/setup.md', `---\ntitle: From YAML\n---\n# From heading\n`).title).toBe('From heading')
+    expect(parsePageMeta('posts/setup.md', '~~~~\n# a\n~~~\n# still code\n~~~~\n').title).toBe('setup')
+    // An unclosed fence runs to the end of the page; an inline ```code``` line opens none.
+    expect(parsePageMeta('posts/setup.md', '```\n# code\n').title).toBe('setup')
+    expect(parsePageMeta('posts/setup.md', '``` a ` b\n# Real\n').title).toBe('Real')
+    expect(parsePageMeta('posts/setup.md', '    # indented code\n# Real\n').title).toBe('Real')
+  })
 })

@@ -53,6 +53,12 @@ beforeAll(async () => {
 })
 
 describe('wikiLinkPlugin: links', () => {
+  it("leaves VitePress's own [[toc]] to VitePress: a table of contents, not a link", () => {
+    const html = render('## One\n\n[[toc]]\n\n## Two\n')
+    expect(html).toContain('class="table-of-contents"')
+    expect(html).not.toContain('metablog-link')
+  })
+
   it('renders a resolved link as a site route, the text as written', () => {
     expect(render('[[atomic-file-writes]]')).toBe('<p><a v-pre="" href="/posts/atomic-file-writes" class="metablog-link">atomic-file-writes</a></p>')
   })

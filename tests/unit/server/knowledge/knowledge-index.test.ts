@@ -50,6 +50,14 @@ describe('the demo blog', () => {
   })
 })
 
+describe("VitePress's own syntax", () => {
+  it('[[toc]] is neither a link nor unresolved, in prose or in a heading', () => {
+    const index = KnowledgeIndex.build([{ path: 'a.md', content: '# A\n\n[[toc]]\n\n[[TOC]] and [[ toc ]]\n\n## [[toc]]\n' }])
+    expect(index.unresolved()).toEqual([])
+    expect(index.graph().edges).toEqual([])
+  })
+})
+
 describe('incremental updates report what changed', () => {
   it('creating a page resolves the links waiting for it', () => {
     const index = site({ 'a.md': page('A', 'See [[Future]] and [[future|later]].'), 'b.md': page('B', 'Nothing.') })

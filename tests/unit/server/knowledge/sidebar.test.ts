@@ -1,7 +1,8 @@
 import type { DefaultTheme } from 'vitepress'
 import { describe, expect, it } from 'vitest'
 import { KnowledgeIndex } from '../../../../server/knowledge/knowledge-index.js'
-import { buildSidebar, mergeSidebar, sidebarLink, type SidebarPage } from '../../../../server/knowledge/sidebar.js'
+import { mergeSidebar } from '../../../../server/knowledge/sidebar-merge.js'
+import { buildSections, buildSidebar, sidebarLink, type SidebarPage } from '../../../../server/knowledge/sidebar.js'
 
 const entry = (path: string, title: string, extra: Partial<SidebarPage> = {}): SidebarPage => ({ path, title, draft: false, ...extra })
 
@@ -81,26 +82,80 @@ describe('buildSidebar', () => {
   })
 })
 
+describe('buildSections', () => {
+  it('gives each top-level folder its own section, so a page carries only its folder; root pages get none', () => {
+    const sections = buildSections([
+      entry('index.md', 'Home'),
+      entry('about.md', 'About'),
+      entry('posts/index.md', 'All posts'),
+      entry('posts/a.md', 'A post'),
+      entry('posts/deep/x.md', 'X'),
+      entry('notes/n.md', 'N'),
+    ])
+    expect(Object.keys(sections)).toEqual(['/notes/', '/posts/'])
+    expect(sections['/notes/']).toEqual([{ text: 'notes', collapsed: false, items: [{ text: 'N', link: '/notes/n' }] }])
+    expect(sections['/posts/']).toEqual([
+      {
+        text: 'All posts',
+        link: '/posts/',
+        collapsed: false,
+        items: [{ text: 'A post', link: '/posts/a' }, { text: 'deep', collapsed: false, items: [{ text: 'X', link: '/posts/deep/x' }] }],
+      },
+    ])
+    expect(JSON.stringify(sections)).not.toContain('/about')
+  })
+})
+
+describe('a folder with many pages', () => {
+  it('lists the first (newest) ones and links the rest to the folder page, so a page carries a bounded sidebar', () => {
+    const pages = [entry('posts/index.md', 'Posts'), ...Array.from({ length: 8 }, (_, day) => entry(`posts/p${day}.md`, `P${day}`, { date: `2026-01-0${day + 1}` }))]
+    const [group] = buildSections(pages, { folderLimit: 3 })['/posts/']!
+    expect(group!.items).toEqual([
+      { text: 'P7', link: '/posts/p7' },
+      { text: 'P6', link: '/posts/p6' },
+      { text: 'P5', link: '/posts/p5' },
+      { text: '… +5', link: '/posts/' },
+    ])
+    expect(buildSections(pages)['/posts/']![0]!.items).toHaveLength(8)
+  })
+})
+
 describe('mergeSidebar', () => {
   const generated: DefaultTheme.SidebarItem[] = [
     { text: 'About', link: '/about' },
-    { text: 'Posts', link: '/posts/', collapsed: false, items: [{ text: 'A', link: '/posts/a' }] },
+    { text: 'Posts', link: '/posts/', collapsed: false, items: [{ text: 'A', link: '/posts/a' }, { text: 'New', link: '/posts/new' }] },
     { text: 'notes', collapsed: false, items: [{ text: 'N', link: '/notes/n' }, { text: 'M', link: '/notes/m' }] },
   ]
 
-  it('uses the generated sidebar when the user has none', () => {
-    expect(mergeSidebar(generated, undefined)).toBe(generated)
+  it("adds a new page to the hand-written group that holds its folder, and nothing else, in an array", () => {
+    const user: DefaultTheme.SidebarItem[] = [
+      { text: 'My posts', items: [{ text: 'A', link: '/posts/a.md' }] },
+      { text: 'About me', link: '/about' },
+    ]
+    const merged = mergeSidebar(generated, user) as DefaultTheme.SidebarItem[]
+    expect(merged).toEqual([
+      { text: 'My posts', items: [{ text: 'A', link: '/posts/a.md' }, { text: 'New', link: '/posts/new' }] },
+      { text: 'About me', link: '/about' },
+    ])
+    // The author's own object is left as it was: a later refresh starts from it again.
+    expect(user[0]!.items).toHaveLength(1)
   })
 
-  it("keeps the user's bases as they are and fills '/' if the user left it out", () => {
-    const user: DefaultTheme.SidebarMulti = { '/guide/': [{ text: 'Guide', link: '/guide/' }] }
-    expect(mergeSidebar(generated, user)).toEqual({ '/': generated, '/guide/': user['/guide/'] })
-    const withRoot: DefaultTheme.SidebarMulti = { '/': [{ text: 'Mine', link: '/mine' }] }
-    expect(mergeSidebar(generated, withRoot)).toBe(withRoot)
+  it("keeps a multi-sidebar's keys and adds pages only under the key and group that hold them", () => {
+    const user: DefaultTheme.SidebarMulti = {
+      '/notes/': [{ text: '笔记', items: [{ text: 'N', link: 'notes/n' }] }],
+      '/guide/': [{ text: 'Guide', link: '/guide/' }],
+    }
+    expect(mergeSidebar(generated, user)).toEqual({
+      '/notes/': [{ text: '笔记', items: [{ text: 'N', link: 'notes/n' }, { text: 'M', link: '/notes/m' }] }],
+      '/guide/': [{ text: 'Guide', link: '/guide/' }],
+    })
   })
 
-  it("puts the user's array first and adds generated groups for folders it does not cover", () => {
-    const user: DefaultTheme.SidebarItem[] = [{ text: 'My posts', items: [{ text: 'A', link: '/posts/a.md' }] }, { text: 'About me', link: '/about' }]
-    expect(mergeSidebar(generated, user)).toEqual([...user, generated[2]])
+  it('writes an added link relative to a section base', () => {
+    const user: DefaultTheme.SidebarMulti = { '/posts/': { base: '/posts/', items: [{ text: 'Mine', items: [{ text: 'A', link: 'a' }] }] } }
+    expect(mergeSidebar(generated, user)).toEqual({
+      '/posts/': { base: '/posts/', items: [{ text: 'Mine', items: [{ text: 'A', link: 'a' }, { text: 'New', link: 'new' }] }] },
+    })
   })
 })
