@@ -14,7 +14,8 @@ export function fakeModelEnv(fake: FakeLlm, model = 'gpt-4o-mini') {
     model,
     ollama: false,
     retry: { maxRetries: 2, baseDelayMs: 20, maxDelayMs: 100, maxRetryAfterMs: 2000 },
-    idleTimeoutMs: 3000,
+    // Generous: a loaded CI machine can pause a healthy stream for seconds; no suite here waits it out.
+    idleTimeoutMs: 15_000,
   }
   return { METABLOG_TEST_LLM: JSON.stringify(llm) }
 }

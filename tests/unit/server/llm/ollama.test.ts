@@ -22,7 +22,7 @@ async function deadBaseURL(): Promise<string> {
 
 describe('Ollama probe', () => {
   it('lists the models of a local OpenAI-compatible server', async () => {
-    expect(await listLocalModels(fake.baseURL, 300)).toEqual(['llama3.1:8b', 'qwen2.5'])
+    expect(await listLocalModels(fake.baseURL, 3000)).toEqual(['llama3.1:8b', 'qwen2.5'])
   })
 
   it('uses the first model, or METABLOG_MODEL, and remembers a success', async () => {
