@@ -29,6 +29,14 @@ export type ErrorCode =
   | 'ERR_UNSAFE_CONTENT'
   /** 408: the request's headers or body did not arrive within a few seconds. */
   | 'ERR_TIMEOUT'
+  /** The model answered, but not with what was asked (only the outline, nothing, the prompt back), twice. */
+  | 'ERR_MODEL_OUTPUT'
+  /** The provider's account has no balance or quota left (402, or 429 insufficient_quota). */
+  | 'ERR_LLM_QUOTA'
+  /** The provider does not serve the configured model (404 model_not_found). */
+  | 'ERR_LLM_MODEL'
+  /** The request is longer than the model's context window. */
+  | 'ERR_LLM_CONTEXT'
 
 export interface ErrorBody {
   error: {

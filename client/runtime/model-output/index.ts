@@ -1,0 +1,5 @@
+// Between the model and every skill and the agent: what the model wrote, made into what was asked for.
+export { createThinkFilter, splitReasoning, type SplitText } from './think-filter'
+export { cleanPageText, normaliseTitleLine, titleOf } from './page-text'
+export { askJson, extractJson, jsonCandidates, type JsonAnswer } from './json-answer'
+export { checkArticle, describeProblem, type StructureProblem } from './structure'
