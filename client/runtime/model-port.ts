@@ -1,9 +1,9 @@
 import type OpenAI from 'openai'
 import type { CompletionUsage } from 'openai/resources'
 import { streamChat } from '../api/stream-chat'
-import type { CostTracker } from './cost-tracker'
+import type { CostTracker, TokenUsage } from './cost-tracker'
 import type { Logger } from './logger'
-import { createThinkFilter, splitReasoning } from './model-output'
+import { createThinkFilter, estimatePromptTokens, estimateTokens, splitReasoning } from './model-output'
 import type { ModelPort, ModelRequest, ModelToolCall, ModelTurn, TurnHandlers } from './types'
 
 /** Where model calls are counted: the tracker and log they go to, and the model they are priced as. */
@@ -14,8 +14,8 @@ export interface UsageMeter {
 }
 
 /** Records one finished call; without usage from the provider it still counts, with unknown tokens and cost. */
-export function recordCall(meter: UsageMeter, taskId: string, usage: CompletionUsage | null, started: number, extra: Record<string, unknown> = {}): void {
-  const tokens = usage && { promptTokens: usage.prompt_tokens, completionTokens: usage.completion_tokens }
+export function recordCall(meter: UsageMeter, taskId: string, usage: CompletionUsage | null, started: number, extra: Record<string, unknown> = {}, estimate?: TokenUsage): void {
+  const tokens = usage ? { promptTokens: usage.prompt_tokens, completionTokens: usage.completion_tokens } : (estimate ?? null)
   const record = meter.costs.record(taskId, meter.model, tokens)
   meter.logger.log('agent.llm.called', { ...record, ms: Date.now() - started, ...extra })
 }
@@ -64,7 +64,10 @@ export function createModelPort(options: {
     // A lone </think> (the opening tag was in the chat template) still ends the reasoning.
     const split = splitReasoning(text)
     reasoning += split.reasoning
-    recordCall(options, taskId, usage, started, reasoning ? { reasoningCharacters: reasoning.length } : {})
+    const written = text + reasoning + toolCalls.map((call) => call.name + call.rawArguments).join('')
+    // No usage from the provider: counted here, and marked as an estimate.
+    const estimate = { promptTokens: estimatePromptTokens(request.messages), completionTokens: estimateTokens(written), estimated: true }
+    recordCall(options, taskId, usage, started, reasoning ? { reasoningCharacters: reasoning.length } : {}, estimate)
     return { text: split.text, toolCalls, finishReason, usage, reasoning }
   }
   return {

@@ -3,3 +3,4 @@ export { createThinkFilter, splitReasoning, type SplitText } from './think-filte
 export { cleanPageText, normaliseTitleLine, titleOf } from './page-text'
 export { askJson, extractJson, jsonCandidates, type JsonAnswer } from './json-answer'
 export { checkArticle, describeProblem, type StructureProblem } from './structure'
+export { estimatePromptTokens, estimateTokens } from './token-estimate'
