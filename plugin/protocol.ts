@@ -171,6 +171,10 @@ export interface LlmStatusResponse {
   prices: Record<string, ModelPrice>
   /** When no model is configured: the steps to configure one. */
   instructions: string | null
+  /** The configured model's context window in tokens (provider preset or the `llm.models` option); null when unconfigured. */
+  contextWindow?: number | null
+  /** What the configured model can do, from the presets; `known` is false when the model is not in them (defaults apply). */
+  capabilities?: { tools: boolean; reasoning: boolean; streamOptions: boolean; known: boolean } | null
 }
 
 // --- knowledge: graph and search ---------------------------------------------------
