@@ -4,7 +4,7 @@ import { SkillError, errorCode } from '../api/errors'
 import { checkArticle, cleanPageText, describeProblem, type StructureProblem } from '../runtime/model-output'
 import type { ModelRequest, SkillContext } from '../runtime/types'
 import { composeFrontMatter, stripFrontMatter, today } from './markdown'
-import { system, user } from './prompts'
+import { SYSTEM_PROMPT, system, user } from './prompts'
 import { sanitizeMarkdown } from './sanitize-markdown'
 import { requireModel } from './stream-reply'
 
@@ -66,13 +66,14 @@ export async function writeContent(context: SkillContext): Promise<Content> {
   const instruction = WRITE_INSTRUCTION(context, title)
   const resumed = context.resumedText
   const continuation = resumed ? `\n\nYou already wrote the beginning below. Continue exactly where it stops; do not repeat it.\n\n${resumed}` : ''
+  const prompt = `${SYSTEM_PROMPT}\n${instruction}\nOutline:\n${outline}`
   let body = await streamDraft(context, [system(instruction), user(`Outline:\n${outline}${continuation}`)], resumed)
-  const problem = checkArticle(cleanPageText(body), outline, `${instruction}\n${outline}`)
+  const problem = checkArticle(cleanPageText(body), outline, prompt)
   // A real post that only skipped the outline's headings is kept as it is; anything that is not a post is asked for again.
   if (problem && problem !== 'no-headings') {
     context.progress(`The model answered with ${describeProblem(problem)}; asking once more…`)
     body = await streamDraft(context, [system(`${instruction}\n\n${FIRMER_INSTRUCTION(problem)}`), user(`Outline:\n${outline}`)], '')
-    const second = checkArticle(cleanPageText(body), outline, `${instruction}\n${outline}`)
+    const second = checkArticle(cleanPageText(body), outline, prompt)
     if (second && second !== 'no-headings') await failDraft(context, second)
   }
   return { body: body.trim() }
