@@ -37,6 +37,8 @@ export type ErrorCode =
   | 'ERR_LLM_MODEL'
   /** The request is longer than the model's context window. */
   | 'ERR_LLM_CONTEXT'
+  /** The model cannot call tools, so the agent cannot run on it; the recipes (slash commands) still can. */
+  | 'ERR_LLM_NO_TOOLS'
 
 export interface ErrorBody {
   error: {

@@ -45,6 +45,7 @@ const STATUS: Record<ErrorCode, number> = {
   ERR_LLM_QUOTA: 402,
   ERR_LLM_MODEL: 404,
   ERR_LLM_CONTEXT: 400,
+  ERR_LLM_NO_TOOLS: 400,
 }
 
 export function httpStatus(code: ErrorCode): number {

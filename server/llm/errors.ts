@@ -83,6 +83,11 @@ export function incompleteStreamError(context: FailureContext): MetaBlogError {
   )
 }
 
+/** A 400 that says the model takes no tools (Ollama: "… does not support tools"; vLLM: "tool choice requires --enable-auto-tool-choice"). */
+export function rejectsTools(words: string): boolean {
+  return /does not support (tools|function)|tools? (are|is) not supported|function calling is not (supported|enabled)|enable-auto-tool-choice/i.test(words)
+}
+
 /** Any upstream failure as a contract error that says what to do. */
 export function toContractError(error: unknown, context: FailureContext): MetaBlogError {
   if (error instanceof MetaBlogError) return error
@@ -124,6 +129,12 @@ export function toContractError(error: unknown, context: FailureContext): MetaBl
       return new MetaBlogError(
         'ERR_LLM_CONTEXT',
         `The request is longer than the context window of ${JSON.stringify(context.model)} at ${host} (${said}). Compact or clear the conversation, shorten the page or the selection, or pick a model with a larger window.`,
+      )
+    }
+    if (status === 400 && rejectsTools(words)) {
+      return new MetaBlogError(
+        'ERR_LLM_NO_TOOLS',
+        `The model ${JSON.stringify(context.model)} at ${host} cannot call tools (${said}), so free requests cannot use the agent with it. Use the recipes — /write, /summarize, /research, /edit with a selection — or pick a model with tool support in METABLOG_MODEL.`,
       )
     }
     if (status === 404 && (error.code === 'model_not_found' || /model/i.test(words))) {

@@ -4,7 +4,7 @@ import type { LlmStatusResponse, ModelPrice } from '../../plugin/protocol.js'
 import { MetaBlogError } from '../errors.js'
 import { sendError } from '../http.js'
 import { configFromSettings, hostOf, readSettings, secretsOfURL, setupInstructions, type LlmConfig, type LlmSettings, type LlmTarget } from './config.js'
-import { idleTimeoutError, redactSecrets, toContractError, type FailureContext } from './errors.js'
+import { idleTimeoutError, redactSecrets, rejectsTools, toContractError, type FailureContext } from './errors.js'
 import { Exchange } from './exchange.js'
 import { createOllamaProbe, type OllamaOptions } from './ollama.js'
 import { modelPreset, PROVIDER_PRESETS, type ModelPreset } from './presets.js'
@@ -88,6 +88,8 @@ export function createLlmGateway(options: LlmGatewayOptions): LlmGateway {
   const modelOverrides = Object.fromEntries(Object.entries(llm.models ?? {}).map(([name, preset]) => [name.toLowerCase(), preset]))
   // Learned from a first rejected request: this server does not take stream_options.
   let streamOptionsRejected = false
+  // Models that answered a request with tools by refusing them: the status says so from then on.
+  const toolsRejected = new Set<string>()
   const active = new Set<Exchange>()
   const clients = new WeakMap<LlmTarget, OpenAI>()
   let announced = ''
@@ -140,7 +142,7 @@ export function createLlmGateway(options: LlmGatewayOptions): LlmGateway {
       const config = await resolveConfig()
       if (!config.configured) return { configured: false, provider: null, model: null, baseURLHost: null, prices, instructions: config.instructions, contextWindow: null, capabilities: null }
       const preset = modelPreset(config.provider, config.model, modelOverrides)
-      const capabilities = { tools: preset.tools, reasoning: preset.reasoning, streamOptions: PROVIDER_PRESETS[config.provider].streamOptions && !streamOptionsRejected, known: preset.known }
+      const capabilities = { tools: preset.tools && !toolsRejected.has(config.model ?? ''), reasoning: preset.reasoning, streamOptions: PROVIDER_PRESETS[config.provider].streamOptions && !streamOptionsRejected, known: preset.known }
       return { configured: true, provider: config.provider, model: config.model, baseURLHost: hostOf(config.baseURL), prices, instructions: null, contextWindow: preset.contextWindow, capabilities }
     },
 
@@ -164,6 +166,7 @@ export function createLlmGateway(options: LlmGatewayOptions): LlmGateway {
           await relay(params, response, exchange, settings)
         }
       } catch (error) {
+        if (error instanceof OpenAI.APIError && error.status === 400 && rejectsTools(error.message)) toolsRejected.add(context.model ?? '')
         fail(error, exchange, response, context)
       } finally {
         exchange.dispose()

@@ -73,7 +73,8 @@ export const PROVIDER_PRESETS: Readonly<Record<ProviderId, ProviderPreset>> = {
   },
   'ollama': {
     id: 'ollama', label: 'Ollama (local)', baseURL: 'http://127.0.0.1:11434/v1', defaultModel: null, streamOptions: true,
-    fallback: chat(LOCAL_WINDOW, false),
+    // A model not listed is tried with tools; Ollama's 400 "does not support tools" teaches the gateway otherwise.
+    fallback: chat(LOCAL_WINDOW),
     models: {
       'llama3.1': chat(LOCAL_WINDOW), 'llama3.2': chat(LOCAL_WINDOW), 'qwen2.5': chat(LOCAL_WINDOW), 'mistral': chat(LOCAL_WINDOW),
       'qwen3': thinking(LOCAL_WINDOW), 'deepseek-r1': thinking(LOCAL_WINDOW, false),
@@ -82,12 +83,12 @@ export const PROVIDER_PRESETS: Readonly<Record<ProviderId, ProviderPreset>> = {
   },
   'lmstudio': {
     id: 'lmstudio', label: 'LM Studio (local)', baseURL: 'http://127.0.0.1:1234/v1', defaultModel: null, streamOptions: true,
-    fallback: chat(LOCAL_WINDOW, false),
+    fallback: chat(LOCAL_WINDOW),
     models: {},
   },
   'openai-compatible': {
     id: 'openai-compatible', label: 'OpenAI-compatible server', baseURL: '', defaultModel: null, streamOptions: true,
-    fallback: chat(8_192, false),
+    fallback: chat(8_192),
     models: {},
   },
 }

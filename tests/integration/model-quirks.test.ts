@@ -176,4 +176,25 @@ describe('the gateway and the provider table', () => {
     expect(runtime.costs.task(record!.taskId)).toMatchObject({ estimated: true })
     expect((await dev.api('/llm/status')).json.capabilities.streamOptions).toBe(false)
   }, 60_000)
+
+  // Last too: the gateway remembers that the configured model refused tools.
+  it('ollama-gemma2-no-tools: the agent fails with the recipes named, and free text then skips the agent', async () => {
+    const fixture = MODEL_FIXTURES.find((candidate) => candidate.id === 'ollama-gemma2-no-tools')!
+    fake.reset()
+    fake.enqueue(fixture.reply)
+    const first = createTestRuntime(dev, { skills: builtinSkills, tools: builtinTools })
+    const record = await first.runtime.processInput('Give me an overview of the blog, please')
+    expect(record).toMatchObject({ skill: 'agent', outcome: 'ERROR' })
+    const card = first.state.messages.find((message) => message.kind === 'error')
+    expect(card).toMatchObject({ kind: 'error', code: 'ERR_LLM_NO_TOOLS' })
+    expect(card?.kind === 'error' && card.message).toMatch(fixture.expect.outcome === 'ERROR' ? fixture.expect.message! : /never/)
+    expect((await dev.api('/llm/status')).json.capabilities.tools).toBe(false)
+
+    // The next page load: the status says no tools, so free text goes to the classifier and the recipes.
+    fake.reset()
+    const next = createTestRuntime(dev, { skills: builtinSkills, tools: builtinTools })
+    const again = await next.runtime.processInput('Give me an overview of the blog, please')
+    expect(again?.skill).not.toBe('agent')
+    for (const request of fake.chatRequests) expect(request.body.tools).toBeUndefined()
+  }, 60_000)
 })

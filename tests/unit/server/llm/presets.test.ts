@@ -21,7 +21,9 @@ describe('provider presets', () => {
     expect(modelPreset('openai', 'gpt-4o-mini-2024-07-18')).toMatchObject({ contextWindow: 128_000, tools: true, known: true })
     expect(modelPreset('deepseek', 'deepseek-reasoner')).toMatchObject({ reasoning: true, tools: false })
     expect(modelPreset('ollama', 'qwen3:8b')).toMatchObject({ reasoning: true, known: true })
-    expect(modelPreset('ollama', 'some-new-model')).toMatchObject({ tools: false, known: false })
+    // Not listed: tried with tools, and a refusal teaches the gateway (see gateway.test).
+    expect(modelPreset('ollama', 'some-new-model')).toMatchObject({ tools: true, known: false })
+    expect(modelPreset('ollama', 'gemma2:2b')).toMatchObject({ tools: false, known: true })
   })
 
   it('lets the author override a model or add one', () => {
