@@ -63,7 +63,10 @@ export function createModelPort(options: {
     take(thinking.end())
     // A lone </think> (the opening tag was in the chat template) still ends the reasoning.
     const split = splitReasoning(text)
-    reasoning += split.reasoning
+    if (split.reasoning) {
+      reasoning += split.reasoning
+      handlers.onReasoning?.(split.reasoning, reasoning)
+    }
     const written = text + reasoning + toolCalls.map((call) => call.name + call.rawArguments).join('')
     // No usage from the provider: counted here, and marked as an estimate.
     const estimate = { promptTokens: estimatePromptTokens(request.messages), completionTokens: estimateTokens(written), estimated: true }

@@ -58,6 +58,11 @@ async function runWrite(fixture: ModelFixture) {
   return { record, state, runtime, saved, page: saved ? await read(saved) : null }
 }
 
+/** The chat's text outside the folded reasoning blocks, where reasoning may not appear. */
+function unfolded(messages: readonly unknown[]): string {
+  return JSON.stringify(messages).replace(/(`{3,})reasoning\\n[\s\S]*?\\n\1/g, '')
+}
+
 /** What no page may carry, whatever the model sent. */
 function expectCleanPage(page: string) {
   expect(page).not.toContain(REASONING_MARK)
@@ -114,6 +119,11 @@ describe('the write skill against every recorded model shape', () => {
       expect(JSON.stringify(fake.chatRequests.at(-1)!.body.messages)).toContain('That was not the JSON asked for')
       if (fixture.id.includes('fallback')) expect(matter(page!).data.description).toBe(TITLE)
     }
+    if (fixture.reply.reasoning || fixture.reply.text?.join('').includes(REASONING_MARK)) {
+      // Shown folded in the panel, never in a message's own text.
+      expect(JSON.stringify(state.messages)).toContain(REASONING_MARK)
+      expect(unfolded(state.messages)).not.toContain(REASONING_MARK)
+    }
     if (fixture.id === 'lmstudio-no-usage-in-stream') {
       const cost = runtime.costs.task(record!.taskId)
       expect(cost).toMatchObject({ unknownTokens: false, estimated: true })
@@ -137,8 +147,9 @@ describe('summaries and agent turns', () => {
       const page = await read(GUIDE)
       expect(matter(page).data.description).toBe('The guide shows how to install the site and start writing.')
       expect(page).not.toContain(REASONING_MARK)
-      // The panel shows the reply as it streamed, chatter and all, but never the reasoning.
-      expect(JSON.stringify(state.messages)).not.toContain(REASONING_MARK)
+      // The panel shows the reply as it streamed, chatter and all; reasoning only folded.
+      expect(unfolded(state.messages)).not.toContain(REASONING_MARK)
+      if (fixture.reply.text?.join('').includes(REASONING_MARK)) expect(JSON.stringify(state.messages)).toContain('reasoning\\n')
     }, 60_000)
   }
 
