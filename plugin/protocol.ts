@@ -164,6 +164,18 @@ export interface ModelPrice {
   output: number
 }
 
+/** POST /llm/test: how far a one-token request got, how long it took, and the models the provider lists. */
+export interface LlmConnectionTest {
+  ok: boolean
+  /** Where it stopped: no config, host unreachable, key refused, the model's answer, or done. */
+  stage: 'config' | 'reach' | 'auth' | 'model' | 'done'
+  model: string | null
+  host: string | null
+  latencyMs: number | null
+  models: string[]
+  error?: { code: ErrorCode; message: string }
+}
+
 export interface LlmStatusResponse {
   configured: boolean
   provider: string | null

@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http'
 import OpenAI from 'openai'
-import type { LlmStatusResponse, ModelPrice } from '../../plugin/protocol.js'
+import type { LlmConnectionTest, LlmStatusResponse, ModelPrice } from '../../plugin/protocol.js'
+import { testConnection } from './connection-test.js'
 import { MetaBlogError } from '../errors.js'
 import { sendError } from '../http.js'
 import { configFromSettings, hostOf, readSettings, secretsOfURL, setupInstructions, type LlmConfig, type LlmSettings, type LlmTarget } from './config.js'
@@ -40,6 +41,8 @@ export interface LlmGatewayOptions {
 
 export interface LlmGateway {
   status(): Promise<LlmStatusResponse>
+  /** Reachability, the key and a one-token round trip with its latency. */
+  testConnection(): Promise<LlmConnectionTest>
   /** Proxies one chat-completions request (its parsed JSON body) and streams the answer back. */
   chatCompletions(body: unknown, response: ServerResponse): Promise<void>
   /** Aborts every upstream call in flight. */
@@ -144,6 +147,11 @@ export function createLlmGateway(options: LlmGatewayOptions): LlmGateway {
       const preset = modelPreset(config.provider, config.model, modelOverrides)
       const capabilities = { tools: preset.tools && !toolsRejected.has(config.model ?? ''), reasoning: preset.reasoning, streamOptions: PROVIDER_PRESETS[config.provider].streamOptions && !streamOptionsRejected, known: preset.known }
       return { configured: true, provider: config.provider, model: config.model, baseURLHost: hostOf(config.baseURL), prices, instructions: null, contextWindow: preset.contextWindow, capabilities }
+    },
+
+    async testConnection() {
+      const config = await resolveConfig()
+      return testConnection(config, config.configured ? clientFor(config) : null, secrets)
     },
 
     async chatCompletions(body, response) {

@@ -209,3 +209,23 @@ describe('the gateway and the provider table', () => {
     for (const request of fake.chatRequests) expect(request.body.tools).toBeUndefined()
   }, 60_000)
 })
+
+describe('POST /llm/test', () => {
+  it('reports reachability, the listed models and a one-token round trip with its latency', async () => {
+    fake.reset()
+    fake.enqueue({ text: ['OK'] })
+    const { status, json } = await dev.api('/llm/test', { method: 'POST', json: {} })
+    expect(status).toBe(200)
+    expect(json).toMatchObject({ ok: true, stage: 'done', model: 'gpt-4o-mini', models: ['fake-model'] })
+    expect(json.latencyMs).toBeGreaterThanOrEqual(0)
+    expect(fake.chatRequests[0]!.body).toMatchObject({ max_tokens: 1 })
+  })
+
+  it('names a refused key as the problem, never the key', async () => {
+    fake.reset()
+    fake.setDefault({ status: 401, errorCode: 'invalid_api_key', errorMessage: 'Incorrect API key provided: sk-test-runtime-key.' })
+    const { json } = await dev.api('/llm/test', { method: 'POST', json: {} })
+    expect(json).toMatchObject({ ok: false, stage: 'model', error: { code: 'ERR_LLM_AUTH' } })
+    expect(JSON.stringify(json)).not.toContain('sk-test-runtime-key')
+  })
+})
