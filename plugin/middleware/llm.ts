@@ -36,5 +36,5 @@ export function llmMiddleware(gateway: LlmGateway): ApiMiddleware[] {
       sendError(response, error, (message) => console.error(message), gateway.redactSecrets)
     }
   }
-  return [status, test, completions]
+  return [status, completions, test]
 }
