@@ -29,6 +29,16 @@ export type ErrorCode =
   | 'ERR_UNSAFE_CONTENT'
   /** 408: the request's headers or body did not arrive within a few seconds. */
   | 'ERR_TIMEOUT'
+  /** The model answered, but not with what was asked (only the outline, nothing, the prompt back), twice. */
+  | 'ERR_MODEL_OUTPUT'
+  /** The provider's account has no balance or quota left (402, or 429 insufficient_quota). */
+  | 'ERR_LLM_QUOTA'
+  /** The provider does not serve the configured model (404 model_not_found). */
+  | 'ERR_LLM_MODEL'
+  /** The request is longer than the model's context window. */
+  | 'ERR_LLM_CONTEXT'
+  /** The model cannot call tools, so the agent cannot run on it; the recipes (slash commands) still can. */
+  | 'ERR_LLM_NO_TOOLS'
 
 export interface ErrorBody {
   error: {
@@ -154,6 +164,18 @@ export interface ModelPrice {
   output: number
 }
 
+/** POST /llm/test: how far a one-token request got, how long it took, and the models the provider lists. */
+export interface LlmConnectionTest {
+  ok: boolean
+  /** Where it stopped: no config, host unreachable, key refused, the model's answer, or done. */
+  stage: 'config' | 'reach' | 'auth' | 'model' | 'done'
+  model: string | null
+  host: string | null
+  latencyMs: number | null
+  models: string[]
+  error?: { code: ErrorCode; message: string }
+}
+
 export interface LlmStatusResponse {
   configured: boolean
   provider: string | null
@@ -163,6 +185,10 @@ export interface LlmStatusResponse {
   prices: Record<string, ModelPrice>
   /** When no model is configured: the steps to configure one. */
   instructions: string | null
+  /** The configured model's context window in tokens (provider preset or the `llm.models` option); null when unconfigured. */
+  contextWindow?: number | null
+  /** What the configured model can do, from the presets; `known` is false when the model is not in them (defaults apply). */
+  capabilities?: { tools: boolean; reasoning: boolean; streamOptions: boolean; known: boolean } | null
 }
 
 // --- knowledge: graph and search ---------------------------------------------------

@@ -41,6 +41,11 @@ const STATUS: Record<ErrorCode, number> = {
   ERR_INTERNAL: 500,
   ERR_UNSAFE_CONTENT: 422,
   ERR_TIMEOUT: 408,
+  ERR_MODEL_OUTPUT: 502,
+  ERR_LLM_QUOTA: 402,
+  ERR_LLM_MODEL: 404,
+  ERR_LLM_CONTEXT: 400,
+  ERR_LLM_NO_TOOLS: 400,
 }
 
 export function httpStatus(code: ErrorCode): number {

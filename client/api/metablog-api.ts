@@ -4,6 +4,7 @@ import type {
   ErrorBody,
   FileResponse,
   GraphResponse,
+  LlmConnectionTest,
   LlmStatusResponse,
   LockResponse,
   PagesResponse,
@@ -89,6 +90,7 @@ export function createMetaBlogApi(connection: ApiConnection) {
     graph: (options: CallOptions = {}) => call<GraphResponse>('/graph', options),
     search: (query: string, options: CallOptions = {}) => call<SearchResponse>(`/search${queryString({ q: query })}`, options),
     llmStatus: (options: CallOptions = {}) => call<LlmStatusResponse>('/llm/status', options),
+    llmTest: (options: CallOptions = {}) => call<LlmConnectionTest>('/llm/test', { method: 'POST', signal: options.signal, json: {} }),
   }
 }
 

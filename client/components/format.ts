@@ -20,7 +20,7 @@ export function formatDollars(value: number): string {
  */
 export function formatCost(cost: CostTotals): string {
   if (cost.unknownTokens && cost.totalTokens === 0) return `${formatCount(cost.calls)} model call${cost.calls === 1 ? '' : 's'} · tokens and cost unknown`
-  const tokens = `${cost.unknownTokens ? '≥' : ''}${formatCount(cost.totalTokens)} token${cost.totalTokens === 1 ? '' : 's'}`
+  const tokens = `${cost.unknownTokens ? '≥' : cost.estimated ? '≈' : ''}${formatCount(cost.totalTokens)} token${cost.totalTokens === 1 ? '' : 's'}`
   if (!cost.unknownCost) return `${tokens} · ${formatDollars(cost.cost)}`
   return cost.cost > 0 ? `${tokens} · ≥${formatDollars(cost.cost)} (some cost unknown)` : `${tokens} · cost unknown`
 }
@@ -29,6 +29,7 @@ export function formatCost(cost: CostTotals): string {
 export function explainCost(cost: CostTotals): string | null {
   if (cost.unknownTokens) return 'The model server did not report token usage for some calls, so their tokens and cost are unknown.'
   if (cost.unknownCost) return 'No price is known for the model used, so its cost is not included.'
+  if (cost.estimated) return 'The model server did not report token usage for some calls, so their tokens were counted here and the cost is an estimate.'
   return null
 }
 

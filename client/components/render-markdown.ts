@@ -36,6 +36,8 @@ const escapeHtml = markdown.utils.escapeHtml
 const renderFence = markdown.renderer.rules.fence!
 markdown.renderer.rules.fence = (tokens, index, options, env, self) => {
   const language = tokens[index]!.info.trim().split(/\s+/)[0] ?? ''
+  // A model's reasoning, folded: the author may open it, the answer stays readable.
+  if (language === 'reasoning') return `<details class="mb-reasoning"><summary>Reasoning</summary><pre>${escapeHtml(tokens[index]!.content)}</pre></details>`
   const label = language ? `<span class="mb-code-lang">${escapeHtml(language)}</span>` : ''
   const copy = '<button type="button" class="mb-code-copy" data-copy-code>Copy</button>'
   return `<div class="mb-code">${label}${copy}${renderFence(tokens, index, options, env, self)}</div>`

@@ -169,7 +169,7 @@ export class AgentRuntime {
 
   /** Whether free text goes to the tool loop: there are tools and a model. */
   private get agentReady(): boolean {
-    return this.skills.has(AGENT_SKILL) && this.status.ready
+    return this.skills.has(AGENT_SKILL) && this.status.toolsUsable
   }
 
   /** Runs a plan-mode answer as an ask-mode agent request. */

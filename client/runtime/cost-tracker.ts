@@ -8,6 +8,8 @@ export interface TokenUsage {
   completionTokens: number
   /** A cost the caller already knows (e.g. reported by the provider); null means "unknown". */
   cost?: number | null
+  /** Counted locally because the provider sent no usage: close, not exact. */
+  estimated?: boolean
 }
 
 export interface CostTotals {
@@ -21,6 +23,8 @@ export interface CostTotals {
   /** True when at least one call reported no usage, so the token counts are a lower bound too. */
   unknownTokens: boolean
   calls: number
+  /** True when some call's tokens were counted locally (the provider sent no usage), so totals are estimates. */
+  estimated?: boolean
 }
 
 /** One model call; null tokens mean the provider reported no usage, a null cost that the price is unknown. */
@@ -30,6 +34,8 @@ export interface UsageRecord {
   promptTokens: number | null
   completionTokens: number | null
   cost: number | null
+  /** The tokens were counted locally, not reported by the provider. */
+  estimated?: boolean
 }
 
 export interface CostChange {
@@ -59,6 +65,7 @@ export function addCosts(first: CostTotals, second: CostTotals): CostTotals {
     unknownCost: first.unknownCost || second.unknownCost,
     unknownTokens: first.unknownTokens || second.unknownTokens,
     calls: first.calls + second.calls,
+    ...(first.estimated || second.estimated ? { estimated: true } : {}),
   }
 }
 
@@ -79,6 +86,7 @@ function totalsOf(record: UsageRecord): CostTotals {
     unknownCost: cost === null,
     unknownTokens: record.promptTokens === null,
     calls: 1,
+    ...(record.estimated ? { estimated: true } : {}),
   }
 }
 
@@ -107,7 +115,7 @@ export class CostTracker {
    */
   record(taskId: string, model: string, usage: TokenUsage | null): UsageRecord {
     const record: UsageRecord = usage
-      ? { taskId, model, promptTokens: count(usage.promptTokens), completionTokens: count(usage.completionTokens), cost: this.costOf(model, usage) }
+      ? { taskId, model, promptTokens: count(usage.promptTokens), completionTokens: count(usage.completionTokens), cost: this.costOf(model, usage), ...(usage.estimated ? { estimated: true } : {}) }
       : { taskId, model, promptTokens: null, completionTokens: null, cost: null }
 
     const task = addCosts(this.tasks.get(taskId) ?? emptyCost(), totalsOf(record))

@@ -19,6 +19,11 @@ export class ModelStatus {
     return this.current?.configured === true
   }
 
+  /** Whether the agent's tool loop can run: a model that cannot call tools gets the recipes instead. */
+  get toolsUsable(): boolean {
+    return this.ready && this.current?.capabilities?.tools !== false
+  }
+
   /** What the setup card says. */
   get setupText(): string {
     return this.current?.instructions ?? NO_MODEL

@@ -58,6 +58,8 @@ export interface TurnHandlers {
   onText?: (delta: string, text: string) => void
   /** A tool call being written: its name and the length of its arguments so far. */
   onToolCallProgress?: (name: string, characters: number) => void
+  /** Reasoning as it arrives (`reasoning_content` or a `<think>` block): never part of the text. */
+  onReasoning?: (delta: string, reasoning: string) => void
 }
 
 /** One model turn: its text, the tools it called, why it stopped, and what it cost. */
@@ -66,12 +68,14 @@ export interface ModelTurn {
   toolCalls: ModelToolCall[]
   finishReason: FinishReason
   usage: CompletionUsage | null
+  /** The model's reasoning, kept out of `text`. */
+  reasoning?: string
 }
 
 /** The model as a skill sees it: one call, text deltas as they arrive, usage recorded for the task. */
 export interface ModelPort {
   readonly model: string
-  complete(request: ModelRequest, options?: { onText?: (delta: string, text: string) => void }): Promise<string>
+  complete(request: ModelRequest, options?: Pick<TurnHandlers, 'onText' | 'onReasoning'>): Promise<string>
   /** The same call, answered whole: text, tool calls, finish reason and usage. */
   turn(request: ModelRequest, options?: TurnHandlers): Promise<ModelTurn>
 }

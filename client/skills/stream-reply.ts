@@ -2,10 +2,11 @@ import type { ModelPort, ModelRequest, SkillContext } from '../runtime/types'
 import { user } from './prompts'
 import { SkillError } from '../api/errors'
 import { NO_MODEL } from '../runtime/messages'
+import { cleanPageText, foldedReasoning, showingReasoning } from '../runtime/model-output'
 
-/** The task's model; a step that cannot work without one fails with a setup message instead of a crash. */
+/** The task's model, its reasoning shown folded in the reply; a step that cannot work without one fails with a setup message instead of a crash. */
 export function requireModel(context: SkillContext): ModelPort {
-  if (context.model) return context.model
+  if (context.model) return showingReasoning(context.model, (reasoning) => context.say(foldedReasoning(reasoning)))
   throw new SkillError('ERR_LLM_UNCONFIGURED', NO_MODEL)
 }
 
@@ -44,5 +45,6 @@ export async function streamReply(context: SkillContext, request: ModelRequest, 
   } finally {
     reply.done()
   }
-  return text.trim()
+  // A reply may end up on a page (a summary as its description): no preamble or sign-off.
+  return cleanPageText(text)
 }

@@ -1,9 +1,10 @@
 // The write skill's content steps: the post streams into its draft page, which is saved as it grows,
 // then the finished draft is saved (asking the author if they edited it meanwhile).
-import { errorCode } from '../api/errors'
-import type { SkillContext } from '../runtime/types'
+import { SkillError, errorCode } from '../api/errors'
+import { checkArticle, cleanPageText, describeProblem, type StructureProblem } from '../runtime/model-output'
+import type { ModelRequest, SkillContext } from '../runtime/types'
 import { composeFrontMatter, stripFrontMatter, today } from './markdown'
-import { system, user } from './prompts'
+import { SYSTEM_PROMPT, system, user } from './prompts'
 import { sanitizeMarkdown } from './sanitize-markdown'
 import { requireModel } from './stream-reply'
 
@@ -40,7 +41,7 @@ export function lengthHint(context: SkillContext): string {
 
 /** The model's text as page Markdown: no front matter of its own, nothing that could run. */
 export function pageBody(body: string): string {
-  return sanitizeMarkdown(stripFrontMatter(body)).markdown
+  return sanitizeMarkdown(stripFrontMatter(cleanPageText(body))).markdown
 }
 
 function draftPage(context: SkillContext, body: string): string {
@@ -48,13 +49,54 @@ function draftPage(context: SkillContext, body: string): string {
   return `${composeFrontMatter({ title, date: today(), draft: true })}\n${pageBody(body)}\n`
 }
 
+const WRITE_INSTRUCTION = (context: SkillContext, title: string) =>
+  `Write the full post in Markdown, ${lengthHint(context)}. Start with "# ${title}". Follow the outline. Use fenced code blocks where code helps.`
+
+const FIRMER_INSTRUCTION = (problem: StructureProblem) =>
+  `Your last answer was ${describeProblem(problem)}. Write the complete post now: full paragraphs of prose under every "## " section heading of the outline. ` +
+  'Answer with the post itself only: no outline, no notes, no questions, no text before or after it.'
+
 /**
  * Streams the post into the draft page, saving about once a second; an edit by the author stops the
  * live saves. The final save is a step of its own, so a resume after the stream ended never pays for the text again.
+ * An answer that is not a post (empty, the outline, the prompt back) is asked for once more, firmly, then failed honestly.
  */
 export async function writeContent(context: SkillContext): Promise<Content> {
-  const model = requireModel(context)
   const { title, outline } = context.output<Outline>('outline')
+  const instruction = WRITE_INSTRUCTION(context, title)
+  const resumed = context.resumedText
+  const continuation = resumed ? `\n\nYou already wrote the beginning below. Continue exactly where it stops; do not repeat it.\n\n${resumed}` : ''
+  const prompt = `${SYSTEM_PROMPT}\n${instruction}\nOutline:\n${outline}`
+  let body = await streamDraft(context, [system(instruction), user(`Outline:\n${outline}${continuation}`)], resumed)
+  const problem = checkArticle(cleanPageText(body), outline, prompt)
+  // A real post that only skipped the outline's headings is kept as it is; anything that is not a post is asked for again.
+  if (problem && problem !== 'no-headings') {
+    context.progress(`The model answered with ${describeProblem(problem)}; asking once more…`)
+    body = await streamDraft(context, [system(`${instruction}\n\n${FIRMER_INSTRUCTION(problem)}`), user(`Outline:\n${outline}`)], '')
+    const second = checkArticle(cleanPageText(body), outline, prompt)
+    if (second && second !== 'no-headings') await failDraft(context, second)
+  }
+  return { body: body.trim() }
+}
+
+/** Puts the draft page back to an honest placeholder and ends the task with a failure card. */
+async function failDraft(context: SkillContext, problem: StructureProblem): Promise<never> {
+  const { title } = context.output<Outline>('outline')
+  const { path } = context.output<Draft>('draft')
+  const reason = `The model answered twice with ${describeProblem(problem)}, so no post was written.`
+  const note = `${composeFrontMatter({ title, date: today(), draft: true })}\n# ${title}\n\n_${reason}_\n`
+  try {
+    await context.writePage(path, note, context.expectedHash(path))
+  } catch (error) {
+    // The author is editing the draft: their text stays; the card still says what happened.
+    if (errorCode(error) !== 'ERR_STALE') throw error
+  }
+  throw new SkillError('ERR_MODEL_OUTPUT', `${reason} \`${path}\` stays a draft. Try again, or pick a larger model (small local models often ignore the outline).`)
+}
+
+/** One streamed answer saved into the draft page as it grows. */
+async function streamDraft(context: SkillContext, messages: ModelRequest['messages'], resumed: string): Promise<string> {
+  const model = requireModel(context)
   const { path } = context.output<Draft>('draft')
   // The hash this task last wrote (also across a resume), never whatever is on disk now.
   let hash = context.expectedHash(path)
@@ -78,17 +120,9 @@ export async function writeContent(context: SkillContext): Promise<Content> {
     })
     return saving
   }
-  const resumed = context.resumedText
-  const continuation = resumed ? `\n\nYou already wrote the beginning below. Continue exactly where it stops; do not repeat it.\n\n${resumed}` : ''
   let body = resumed
   try {
-    await model.complete({
-      messages: [
-        system(`Write the full post in Markdown, ${lengthHint(context)}. Start with "# ${title}". Follow the outline. Use fenced code blocks where code helps.`),
-        user(`Outline:\n${outline}${continuation}`),
-      ],
-      temperature: 0.7,
-    }, {
+    const text = await model.complete({ messages, temperature: 0.7 }, {
       onText: (delta) => {
         body += delta
         context.streamed(body)
@@ -99,11 +133,13 @@ export async function writeContent(context: SkillContext): Promise<Content> {
         }
       },
     })
+    // The port's whole text has reasoning removed even where the stream could not tell (a lone </think>).
+    body = resumed + text
   } finally {
     // A save (and its lock renewal) still under way ends before the step does, and before the runtime releases the locks.
     await saving.catch(() => undefined)
   }
-  return { body: body.trim() }
+  return body
 }
 
 /** Saves the finished draft with the hash this task last wrote: an edit the author made meanwhile is theirs to keep or replace. */

@@ -1,5 +1,6 @@
 import type { SearchResult } from '../../plugin/protocol'
 import { defineSkill } from '../runtime/define-skill'
+import { askJson, cleanPageText, titleOf } from '../runtime/model-output'
 import { parseWriteCommand } from '../runtime/intent-commands'
 import { writeRule } from '../runtime/intent-patterns'
 import type { Skill, SkillContext } from '../runtime/types'
@@ -70,8 +71,9 @@ export const writeSkill = defineSkill({
           ],
           temperature: 0.4,
         }, { onText: () => context.progress('Planning the outline…') })
-        const title = plainTitle(/^#\s+(.+)$/m.exec(text)?.[1] ?? '') || plainTitle(topicOf(context))
-        return { title, outline: text.trim() }
+        const outline = cleanPageText(text)
+        const title = plainTitle(titleOf(outline)) || plainTitle(topicOf(context))
+        return { title, outline }
       },
     },
     {
@@ -108,14 +110,14 @@ export const writeSkill = defineSkill({
         const { title } = context.output<Outline>('outline')
         if (context.output<SavedDraft>('save-draft').authorKept) return null
         const { body } = context.output<Content>('content')
-        const answer = await requireModel(context).complete({
+        const { value } = await askJson(requireModel(context), {
           messages: [
-            system('Give front matter for this post as JSON only: {"tags": [3 to 5 lowercase tags], "description": "one sentence"}.'),
+            system(`Give front matter for this post as JSON only: ${DETAILS_SHAPE}.`),
             user(`# ${title}\n\n${body.slice(0, 6000)}`),
           ],
           temperature: 0,
-        })
-        return parseDetails(answer, title)
+        }, { check: (parsed) => checkDetails(parsed, title), shape: DETAILS_SHAPE, fallback: { tags: [], description: title } })
+        return value
       },
     },
     {
@@ -161,13 +163,14 @@ export const writeSkill = defineSkill({
   ],
 })
 
-function parseDetails(answer: string, title: string): Details {
-  try {
-    const parsed = JSON.parse(/\{[\s\S]*\}/.exec(answer)?.[0] ?? '') as Partial<Details>
-    const tags = Array.isArray(parsed.tags) ? parsed.tags.filter((tag): tag is string => typeof tag === 'string').map(plainTitle).filter(Boolean).slice(0, 8) : []
-    const description = typeof parsed.description === 'string' ? plainTitle(parsed.description) : ''
-    return { tags, description: description || title }
-  } catch {
-    return { tags: [], description: title }
-  }
+const DETAILS_SHAPE = '{"tags": [3 to 5 lowercase tags], "description": "one sentence"}'
+
+/** Details that fit the shape asked for, or null: a description is required, tags may be few. */
+function checkDetails(parsed: unknown, title: string): Details | null {
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return null
+  const { tags, description } = parsed as Partial<Record<keyof Details, unknown>>
+  if (typeof description !== 'string' || !plainTitle(description)) return null
+  if (tags !== undefined && !Array.isArray(tags)) return null
+  const names = (tags ?? []).filter((tag): tag is string => typeof tag === 'string').map(plainTitle).filter(Boolean).slice(0, 8)
+  return { tags: names, description: plainTitle(description) || title }
 }

@@ -4,13 +4,22 @@ import { createRoute, methodNotAllowed, type ApiMiddleware } from './api-handler
 
 const COMPLETIONS = /^\/llm\/v1\/chat\/completions$/
 
-/** GET /llm/status and POST /llm/v1/chat/completions, an OpenAI-compatible pass-through. */
+/** GET /llm/status, POST /llm/test and POST /llm/v1/chat/completions, an OpenAI-compatible pass-through. */
 export function llmMiddleware(gateway: LlmGateway): ApiMiddleware[] {
   const status = createRoute(
     /^\/llm\/status$/,
     {
       async GET() {
         return { body: await gateway.status() }
+      },
+    },
+    { redact: gateway.redactSecrets },
+  )
+  const test = createRoute(
+    /^\/llm\/test$/,
+    {
+      async POST() {
+        return { body: await gateway.testConnection() }
       },
     },
     { redact: gateway.redactSecrets },
@@ -27,5 +36,5 @@ export function llmMiddleware(gateway: LlmGateway): ApiMiddleware[] {
       sendError(response, error, (message) => console.error(message), gateway.redactSecrets)
     }
   }
-  return [status, completions]
+  return [status, completions, test]
 }

@@ -1,18 +1,21 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { parseEnv } from 'node:util'
+import { PROVIDER_PRESETS, isProviderId, providerOfURL, type ProviderId } from './presets.js'
 
 export const OPENAI_BASE_URL = 'https://api.openai.com/v1'
 export const OLLAMA_BASE_URL = 'http://127.0.0.1:11434/v1'
 
-/** The three settings, by the OpenAI SDK's own names where they exist. */
+/** The settings, by the OpenAI SDK's own names where they exist. */
 export interface LlmSettings {
   apiKey?: string
   baseURL?: string
   model?: string
+  /** A provider preset by name (`METABLOG_PROVIDER=deepseek`): its base URL and default model. */
+  provider?: string
 }
 
-export type Provider = 'openai' | 'deepseek' | 'qwen' | 'moonshot' | 'ollama' | 'openai-compatible'
+export type Provider = ProviderId
 
 /** A model the gateway can call. `apiKey` is null for local servers that need none. */
 export interface LlmTarget {
@@ -23,13 +26,6 @@ export interface LlmTarget {
 }
 
 export type LlmConfig = ({ configured: true } & LlmTarget) | { configured: false; instructions: string }
-
-const KNOWN_PROVIDERS: { provider: Provider; host: RegExp; model: string }[] = [
-  { provider: 'openai', host: /(^|\.)openai\.com$/, model: 'gpt-4o-mini' },
-  { provider: 'deepseek', host: /(^|\.)deepseek\.com$/, model: 'deepseek-chat' },
-  { provider: 'qwen', host: /(^|\.)dashscope(-intl)?\.aliyuncs\.com$/, model: 'qwen-plus' },
-  { provider: 'moonshot', host: /(^|\.)moonshot\.(cn|ai)$/, model: 'moonshot-v1-8k' },
-]
 
 /**
  * Reads the .env files Vite would read in this mode, later files winning. A missing or
@@ -63,6 +59,7 @@ export function readSettings(options: LlmSettings, envDir: string, env: NodeJS.P
     apiKey: firstSet(options.apiKey, env.OPENAI_API_KEY, files.OPENAI_API_KEY),
     baseURL: firstSet(options.baseURL, env.OPENAI_BASE_URL, files.OPENAI_BASE_URL)?.replace(/\/+$/, ''),
     model: firstSet(options.model, env.METABLOG_MODEL, files.METABLOG_MODEL),
+    provider: firstSet(options.provider, env.METABLOG_PROVIDER, files.METABLOG_PROVIDER)?.toLowerCase(),
   }
 }
 
@@ -108,19 +105,11 @@ export function isLoopback(baseURL: string): boolean {
 }
 
 export function providerOf(baseURL: string): Provider {
-  let url: URL
-  try {
-    url = new URL(baseURL)
-  } catch {
-    return 'openai-compatible'
-  }
-  const known = KNOWN_PROVIDERS.find((entry) => entry.host.test(url.hostname))
-  if (known) return known.provider
-  return url.port === '11434' ? 'ollama' : 'openai-compatible'
+  return providerOfURL(baseURL)
 }
 
 export function defaultModelOf(provider: Provider): string | null {
-  return KNOWN_PROVIDERS.find((entry) => entry.provider === provider)?.model ?? null
+  return PROVIDER_PRESETS[provider].defaultModel
 }
 
 /** What the author reads when no model is configured, in the 503 and in GET /llm/status. */
@@ -128,7 +117,7 @@ export function setupInstructions(envDir: string, problem = 'No model is configu
   return [
     `${problem} To connect one:`,
     `1. Create ${path.join(envDir, '.env')} (never commit it) with OPENAI_API_KEY=your-key.`,
-    '2. For DeepSeek, Qwen, Moonshot or another OpenAI-compatible provider, also set OPENAI_BASE_URL (e.g. https://api.deepseek.com/v1) and METABLOG_MODEL (e.g. deepseek-chat).',
+    '2. For DeepSeek, Qwen, Moonshot, OpenRouter, Ollama or LM Studio, also set METABLOG_PROVIDER (deepseek, qwen, moonshot, openrouter, ollama, lmstudio), or OPENAI_BASE_URL for another OpenAI-compatible server; METABLOG_MODEL picks the model (e.g. deepseek-chat).',
     '3. Restart the dev server.',
     'Or run a local model with Ollama (`ollama serve`, then `ollama pull llama3.1`): it is used automatically when nothing else is configured.',
   ].join('\n')
@@ -149,8 +138,13 @@ function validURL(baseURL: string): boolean {
  */
 export function configFromSettings(settings: LlmSettings, envDir: string): LlmConfig | null {
   const { apiKey, baseURL, model } = settings
-  if (!apiKey && !baseURL) return null
-  const url = baseURL ?? OPENAI_BASE_URL
+  if (!apiKey && !baseURL && !settings.provider) return null
+  if (settings.provider && !isProviderId(settings.provider)) {
+    const names = Object.keys(PROVIDER_PRESETS).filter((name) => name !== 'openai-compatible').join(', ')
+    return { configured: false, instructions: setupInstructions(envDir, `METABLOG_PROVIDER is not one MetaBlog knows (use one of ${names}, or set OPENAI_BASE_URL instead).`) }
+  }
+  const preset = settings.provider && isProviderId(settings.provider) ? PROVIDER_PRESETS[settings.provider] : null
+  const url = baseURL ?? (preset?.baseURL || OPENAI_BASE_URL)
   if (!validURL(url)) {
     // Not echoed: a malformed value may be a key pasted into the wrong variable.
     return { configured: false, instructions: setupInstructions(envDir, 'OPENAI_BASE_URL is not an http(s) URL (expected something like https://api.deepseek.com/v1).') }
@@ -158,6 +152,7 @@ export function configFromSettings(settings: LlmSettings, envDir: string): LlmCo
   if (!apiKey && !isLoopback(url)) {
     return { configured: false, instructions: setupInstructions(envDir, `OPENAI_BASE_URL points at ${hostOf(url)} but OPENAI_API_KEY is not set.`) }
   }
-  const provider = providerOf(url)
+  // A named provider wins over the URL's guess: a proxy in front of DeepSeek is still DeepSeek.
+  const provider = preset && preset.id !== 'openai-compatible' ? preset.id : providerOf(url)
   return { configured: true, provider, baseURL: url, apiKey: apiKey ?? null, model: model ?? defaultModelOf(provider) }
 }

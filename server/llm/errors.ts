@@ -83,6 +83,11 @@ export function incompleteStreamError(context: FailureContext): MetaBlogError {
   )
 }
 
+/** A 400 that says the model takes no tools (Ollama: "… does not support tools"; vLLM: "tool choice requires --enable-auto-tool-choice"). */
+export function rejectsTools(words: string): boolean {
+  return /does not support (tools|function)|tools? (are|is) not supported|function calling is not (supported|enabled)|enable-auto-tool-choice/i.test(words)
+}
+
 /** Any upstream failure as a contract error that says what to do. */
 export function toContractError(error: unknown, context: FailureContext): MetaBlogError {
   if (error instanceof MetaBlogError) return error
@@ -109,15 +114,34 @@ export function toContractError(error: unknown, context: FailureContext): MetaBl
         `The model provider at ${host} refused the API key (${said}). Check OPENAI_API_KEY in the .env beside your site (or the llm.apiKey option), then restart the dev server.`,
       )
     }
+    if (status === 402 || error.code === 'insufficient_quota' || /insufficient (balance|quota)|arrears|out of credits/i.test(words)) {
+      return new MetaBlogError('ERR_LLM_QUOTA', `The account at ${host} has no balance or quota left (${said}). Add credit in the provider's console, or use another key (OPENAI_API_KEY).`)
+    }
     if (status === 429) {
-      if (error.code === 'insufficient_quota') {
-        return new MetaBlogError('ERR_LLM_RATE_LIMIT', `The account at ${host} has no quota left (${said}). Add credit to the account or use another key.`)
-      }
       const wait = retryAfterOf(error.headers)
       const asks = wait !== undefined ? `; it asks to wait ${Math.ceil(wait / 1000)} s` : ''
       return new MetaBlogError(
         'ERR_LLM_RATE_LIMIT',
         `The model provider at ${host} is rate-limiting requests (${said}${asks}). Wait a moment and try again; if it keeps happening, check your plan's limits.`,
+      )
+    }
+    if (error.code === 'context_length_exceeded' || /context length|context window|too many tokens|maximum (context|input) length|prompt is too long/i.test(words)) {
+      return new MetaBlogError(
+        'ERR_LLM_CONTEXT',
+        `The request is longer than the context window of ${JSON.stringify(context.model)} at ${host} (${said}). Compact or clear the conversation, shorten the page or the selection, or pick a model with a larger window.`,
+      )
+    }
+    if (status === 400 && rejectsTools(words)) {
+      return new MetaBlogError(
+        'ERR_LLM_NO_TOOLS',
+        `The model ${JSON.stringify(context.model)} at ${host} cannot call tools (${said}), so free requests cannot use the agent with it. Use the recipes — /write, /summarize, /research, /edit with a selection — or pick a model with tool support in METABLOG_MODEL.`,
+      )
+    }
+    if (status === 404 && (error.code === 'model_not_found' || /model/i.test(words))) {
+      const local = isLoopback(context.baseURL) ? ` For a local server, install it first (Ollama: \`ollama pull ${context.model ?? 'MODEL'}\`).` : ''
+      return new MetaBlogError(
+        'ERR_LLM_MODEL',
+        `The model provider at ${host} does not serve the model ${JSON.stringify(context.model)} (${said}). Pick another model: set METABLOG_MODEL in the .env beside your site and restart the dev server.${local}`,
       )
     }
     if (status === 404) {

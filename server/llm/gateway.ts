@@ -1,12 +1,14 @@
 import type { ServerResponse } from 'node:http'
 import OpenAI from 'openai'
-import type { LlmStatusResponse, ModelPrice } from '../../plugin/protocol.js'
+import type { LlmConnectionTest, LlmStatusResponse, ModelPrice } from '../../plugin/protocol.js'
+import { testConnection } from './connection-test.js'
 import { MetaBlogError } from '../errors.js'
 import { sendError } from '../http.js'
 import { configFromSettings, hostOf, readSettings, secretsOfURL, setupInstructions, type LlmConfig, type LlmSettings, type LlmTarget } from './config.js'
-import { idleTimeoutError, redactSecrets, toContractError, type FailureContext } from './errors.js'
+import { idleTimeoutError, redactSecrets, rejectsTools, toContractError, type FailureContext } from './errors.js'
 import { Exchange } from './exchange.js'
 import { createOllamaProbe, type OllamaOptions } from './ollama.js'
+import { modelPreset, PROVIDER_PRESETS, type ModelPreset } from './presets.js'
 import { mergePrices } from './prices.js'
 import { endWithError, relay } from './relay.js'
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry.js'
@@ -22,6 +24,8 @@ export interface LlmOptions extends LlmSettings {
   idleTimeoutMs?: number
   /** Longest wait for the upstream's answer to begin (a whole non-streamed answer), in ms. Default 10 min. */
   requestTimeoutMs?: number
+  /** Per-model context window, tool and reasoning support, over the provider presets (keys are model names). */
+  models?: Record<string, Partial<ModelPreset>>
 }
 
 export interface LlmGatewayOptions {
@@ -37,6 +41,8 @@ export interface LlmGatewayOptions {
 
 export interface LlmGateway {
   status(): Promise<LlmStatusResponse>
+  /** Reachability, the key and a one-token round trip with its latency. */
+  testConnection(): Promise<LlmConnectionTest>
   /** Proxies one chat-completions request (its parsed JSON body) and streams the answer back. */
   chatCompletions(body: unknown, response: ServerResponse): Promise<void>
   /** Aborts every upstream call in flight. */
@@ -49,8 +55,8 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
-/** The page's body with the default model filled in, and usage requested for streams. */
-export function prepareRequest(body: unknown, defaultModel: string | null): Record<string, unknown> {
+/** The page's body with the default model filled in, and usage requested for streams where the provider takes it. */
+export function prepareRequest(body: unknown, defaultModel: string | null, streamOptions = true): Record<string, unknown> {
   if (!isRecord(body) || !Array.isArray(body.messages) || body.messages.length === 0) {
     throw new MetaBlogError('ERR_LLM_BAD_REQUEST', 'Send a chat-completions body with a non-empty "messages" array, as the OpenAI API expects.')
   }
@@ -62,7 +68,8 @@ export function prepareRequest(body: unknown, defaultModel: string | null): Reco
     throw new MetaBlogError('ERR_LLM_BAD_REQUEST', 'No model was given and none is configured: set METABLOG_MODEL in the .env beside your site, or pass "model".')
   }
   const params: Record<string, unknown> = { ...body, model }
-  if (body.stream === true) params.stream_options = { ...(isRecord(body.stream_options) ? body.stream_options : {}), include_usage: true }
+  if (!streamOptions) delete params.stream_options
+  else if (body.stream === true) params.stream_options = { ...(isRecord(body.stream_options) ? body.stream_options : {}), include_usage: true }
   return params
 }
 
@@ -81,6 +88,11 @@ export function createLlmGateway(options: LlmGatewayOptions): LlmGateway {
     ...secretsOfURL(settings.baseURL),
     ...secretsOfURL(llm.ollama ? llm.ollama.baseURL : undefined),
   ]
+  const modelOverrides = Object.fromEntries(Object.entries(llm.models ?? {}).map(([name, preset]) => [name.toLowerCase(), preset]))
+  // Learned from a first rejected request: this server does not take stream_options.
+  let streamOptionsRejected = false
+  // Models that answered a request with tools by refusing them: the status says so from then on.
+  const toolsRejected = new Set<string>()
   const active = new Set<Exchange>()
   const clients = new WeakMap<LlmTarget, OpenAI>()
   let announced = ''
@@ -131,20 +143,38 @@ export function createLlmGateway(options: LlmGatewayOptions): LlmGateway {
   return {
     async status() {
       const config = await resolveConfig()
-      if (!config.configured) return { configured: false, provider: null, model: null, baseURLHost: null, prices, instructions: config.instructions }
-      return { configured: true, provider: config.provider, model: config.model, baseURLHost: hostOf(config.baseURL), prices, instructions: null }
+      if (!config.configured) return { configured: false, provider: null, model: null, baseURLHost: null, prices, instructions: config.instructions, contextWindow: null, capabilities: null }
+      const preset = modelPreset(config.provider, config.model, modelOverrides)
+      const capabilities = { tools: preset.tools && !toolsRejected.has(config.model ?? ''), reasoning: preset.reasoning, streamOptions: PROVIDER_PRESETS[config.provider].streamOptions && !streamOptionsRejected, known: preset.known }
+      return { configured: true, provider: config.provider, model: config.model, baseURLHost: hostOf(config.baseURL), prices, instructions: null, contextWindow: preset.contextWindow, capabilities }
+    },
+
+    async testConnection() {
+      const config = await resolveConfig()
+      return testConnection(config, config.configured ? clientFor(config) : null, secrets)
     },
 
     async chatCompletions(body, response) {
       const config = await resolveConfig()
       if (!config.configured) throw new MetaBlogError('ERR_LLM_UNCONFIGURED', config.instructions)
-      const params = prepareRequest(body, config.model)
+      const params = prepareRequest(body, config.model, PROVIDER_PRESETS[config.provider].streamOptions && !streamOptionsRejected)
       const context: FailureContext = { host: hostOf(config.baseURL), baseURL: config.baseURL, model: params.model as string, secrets }
       const exchange = new Exchange(response, idleTimeoutMs)
+      const settings = { client: clientFor(config), policy, requestTimeoutMs, context, log }
       active.add(exchange)
       try {
-        await relay(params, response, exchange, { client: clientFor(config), policy, requestTimeoutMs, context, log })
+        try {
+          await relay(params, response, exchange, settings)
+        } catch (error) {
+          if (!params.stream_options || !rejectsStreamOptions(error) || response.headersSent || exchange.stopped) throw error
+          // Some servers refuse the field outright: ask again without it, and never send it again.
+          streamOptionsRejected = true
+          log(`[metablog] ${context.host} does not accept stream_options; usage will be counted locally.`)
+          delete params.stream_options
+          await relay(params, response, exchange, settings)
+        }
       } catch (error) {
+        if (error instanceof OpenAI.APIError && error.status === 400 && rejectsTools(error.message)) toolsRejected.add(context.model ?? '')
         fail(error, exchange, response, context)
       } finally {
         exchange.dispose()
@@ -158,4 +188,9 @@ export function createLlmGateway(options: LlmGatewayOptions): LlmGateway {
 
     redactSecrets: (text) => redactSecrets(text, secrets),
   }
+}
+
+/** A 400 that names stream_options: the server does not know the field. */
+function rejectsStreamOptions(error: unknown): boolean {
+  return error instanceof OpenAI.APIError && error.status === 400 && /stream_options/i.test(error.message)
 }

@@ -25,4 +25,9 @@ describe('formatCost', () => {
   it('marks tokens and dollars as lower bounds when only some calls reported usage', () => {
     expect(formatCost(totals({ calls: 2, totalTokens: 1234, cost: 0.0012, unknownCost: true, unknownTokens: true }))).toBe('≥1,234 tokens · ≥$0.0012 (some cost unknown)')
   })
+
+  it('marks locally counted tokens as an estimate', () => {
+    expect(formatCost(totals({ totalTokens: 1234, cost: 0.0012, estimated: true }))).toBe('≈1,234 tokens · $0.0012')
+    expect(explainCost(totals({ estimated: true }))).toContain('the cost is an estimate')
+  })
 })

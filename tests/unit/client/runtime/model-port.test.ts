@@ -30,14 +30,16 @@ describe('createModelPort', () => {
     expect(costs.task('task-1')).toMatchObject({ totalTokens: 1_000_000, cost: 0.15, calls: 1, unknownCost: false, unknownTokens: false })
   })
 
-  it('counts a call whose provider sends no usage, as one of unknown tokens and cost', async () => {
+  it('counts a call whose provider sends no usage locally, priced and marked as an estimate', async () => {
     const costs = new CostTracker({ prices: { 'gpt-4o-mini': { input: 0.15, output: 0.6 } } })
     const logged: LogEntry[] = []
     fake.enqueue({ text: ['Hi'] })
     expect(await portFor(clientWithoutUsage(fake.baseURL), costs, logged).complete({ messages: [{ role: 'user', content: 'Hi' }] })).toBe('Hi')
-    expect(costs.task('task-1')).toEqual({ promptTokens: 0, completionTokens: 0, totalTokens: 0, cost: 0, unknownCost: true, unknownTokens: true, calls: 1 })
-    expect(costs.session()).toMatchObject({ calls: 1, unknownCost: true, unknownTokens: true })
-    expect(logged.find((entry) => entry.event === 'agent.llm.called')).toMatchObject({ taskId: 'task-1', promptTokens: null, completionTokens: null, cost: null })
+    // "Hi" is one token by the 4-characters rule, plus 4 for the message's framing.
+    const cost = (5 * 0.15 + 1 * 0.6) / 1_000_000
+    expect(costs.task('task-1')).toEqual({ promptTokens: 5, completionTokens: 1, totalTokens: 6, cost, unknownCost: false, unknownTokens: false, calls: 1, estimated: true })
+    expect(costs.session()).toMatchObject({ calls: 1, unknownTokens: false, estimated: true })
+    expect(logged.find((entry) => entry.event === 'agent.llm.called')).toMatchObject({ taskId: 'task-1', promptTokens: 5, completionTokens: 1, estimated: true })
   })
 
   it('records nothing for a call that failed', async () => {

@@ -19,12 +19,13 @@ async function serve(): Promise<string> {
   const gateway: LlmGateway = {
     status: failing,
     chatCompletions: failing,
+    testConnection: failing,
     close() {},
     redactSecrets: (text) => text.split(KEY).join('[redacted]').split('url-password').join('[redacted]'),
   }
-  const [status, completions] = llmMiddleware(gateway)
+  const [status, completions, test] = llmMiddleware(gateway)
   const server = http.createServer((request, response) => {
-    void status!(request, response, () => void completions!(request, response, () => response.end()))
+    void status!(request, response, () => void completions!(request, response, () => void test!(request, response, () => response.end())))
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   close = () => new Promise((resolve) => server.close(() => resolve()))
@@ -36,14 +37,14 @@ describe('llmMiddleware', () => {
     const logged: string[] = []
     vi.spyOn(console, 'error').mockImplementation((message: string) => void logged.push(message))
     const url = await serve()
-    for (const [route, method] of [['/llm/v1/chat/completions', 'POST'], ['/llm/status', 'GET']] as const) {
+    for (const [route, method] of [['/llm/v1/chat/completions', 'POST'], ['/llm/status', 'GET'], ['/llm/test', 'POST']] as const) {
       const response = await fetch(`${url}${route}`, { method })
       const text = await response.text()
       expect(response.status).toBe(500)
       expect(text).not.toContain(KEY)
       expect(text).not.toContain('url-password')
     }
-    expect(logged).toHaveLength(2)
+    expect(logged).toHaveLength(3)
     for (const line of logged) {
       expect(line).toContain('[redacted]')
       expect(line).not.toContain(KEY)

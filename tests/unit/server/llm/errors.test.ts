@@ -47,14 +47,24 @@ describe('toContractError', () => {
     const error = toContractError(statusError(429, 'Rate limit reached', { 'retry-after': '30' }), context)
     expect(error.code).toBe('ERR_LLM_RATE_LIMIT')
     expect(error.message).toContain('asks to wait 30 s')
-    expect(toContractError(statusError(429, 'quota', {}, 'insufficient_quota'), context).message).toContain('no quota left')
+    expect(toContractError(statusError(429, 'quota', {}, 'insufficient_quota'), context)).toMatchObject({ code: 'ERR_LLM_QUOTA', message: expect.stringContaining('no balance or quota left') })
   })
 
-  it('maps 4xx to ERR_LLM_BAD_REQUEST, 404 naming the model and base URL', () => {
+  it('maps 4xx to ERR_LLM_BAD_REQUEST, a 404 for the model to ERR_LLM_MODEL naming it, other 404s naming the base URL', () => {
     const notFound = toContractError(statusError(404, 'The model `gpt-x` does not exist'), context)
-    expect(notFound.code).toBe('ERR_LLM_BAD_REQUEST')
-    expect(notFound.message).toContain('METABLOG_MODEL (now "gpt-x")')
+    expect(notFound.code).toBe('ERR_LLM_MODEL')
+    expect(notFound.message).toContain('does not serve the model "gpt-x"')
+    expect(notFound.message).toContain('Pick another model: set METABLOG_MODEL')
+    const noRoute = toContractError(statusError(404, 'Not found'), context)
+    expect(noRoute).toMatchObject({ code: 'ERR_LLM_BAD_REQUEST', message: expect.stringContaining('OPENAI_BASE_URL (it usually ends in /v1)') })
     expect(toContractError(statusError(400, 'messages is required'), context)).toMatchObject({ code: 'ERR_LLM_BAD_REQUEST' })
+  })
+
+  it('maps an empty balance (402) to ERR_LLM_QUOTA and a too-long request to ERR_LLM_CONTEXT', () => {
+    expect(toContractError(statusError(402, 'Insufficient Balance'), context)).toMatchObject({ code: 'ERR_LLM_QUOTA', message: expect.stringContaining('Add credit') })
+    const long = toContractError(statusError(400, "This model's maximum context length is 65536 tokens."), context)
+    expect(long).toMatchObject({ code: 'ERR_LLM_CONTEXT', message: expect.stringContaining('Compact or clear the conversation') })
+    expect(toContractError(statusError(400, 'too long', {}, 'context_length_exceeded'), context).code).toBe('ERR_LLM_CONTEXT')
   })
 
   it('maps 5xx, cut streams, timeouts and unreachable hosts', () => {

@@ -1,0 +1,7 @@
+// Between the model and every skill and the agent: what the model wrote, made into what was asked for.
+export { createThinkFilter, splitReasoning, type SplitText } from './think-filter'
+export { cleanPageText, normaliseTitleLine, titleOf } from './page-text'
+export { askJson, extractJson, jsonCandidates, type JsonAnswer } from './json-answer'
+export { checkArticle, describeProblem, type StructureProblem } from './structure'
+export { estimatePromptTokens, estimateTokens } from './token-estimate'
+export { foldedReasoning, showingReasoning } from './reasoning-note'
