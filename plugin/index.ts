@@ -7,7 +7,7 @@ import { markdownGuard, type SourceContext } from './harden/markdown-guard.js'
 import { knowledgePlugin } from './knowledge-plugin.js'
 import { KnowledgeService } from './knowledge-service.js'
 import { wikiLinkPlugin } from './markdown/wiki-link-rule.js'
-import { AGENT_MAX_STEPS_DEFINE, resolveOptions, type MetaBlogOptions } from './options.js'
+import { AGENT_CONTEXT_WINDOWS_DEFINE, AGENT_MAX_STEPS_DEFINE, resolveOptions, type MetaBlogOptions } from './options.js'
 
 export type { MetaBlogOptions } from './options.js'
 export type * from './protocol.js'
@@ -43,7 +43,7 @@ function extend<T extends UserConfig>(config: T, options: MetaBlogOptions): T {
       ...vite,
       // The dev-only API applies to `serve` alone; the knowledge layer serves dev and build.
       plugins: [...(vite.plugins ?? []), hardenPlugin(source), devApiPlugin(resolved, knowledge), knowledgePlugin(knowledge), clientDepsPlugin()],
-      define: { ...vite.define, [AGENT_MAX_STEPS_DEFINE]: JSON.stringify(resolved.agent.maxSteps) },
+      define: { ...vite.define, [AGENT_MAX_STEPS_DEFINE]: JSON.stringify(resolved.agent.maxSteps), [AGENT_CONTEXT_WINDOWS_DEFINE]: JSON.stringify(resolved.agent.contextWindows) },
     },
   }
 }

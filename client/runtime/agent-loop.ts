@@ -6,13 +6,26 @@ import { agentPrompt, blogShape, type BlogShape } from './agent-prompt'
 import { executeToolCall, toolSet, toolSpecs, type Tool, type ToolContext, type ToolOutcome } from './define-tool'
 import { NO_MODEL } from './messages'
 import { pagePath } from './page-path'
-import type { ModelToolCall, ModelTurn, SkillContext } from './types'
+import type { ModelPort, ModelToolCall, ModelTurn, SkillContext } from './types'
+import { COMPACT_AT } from './conversation/context-window'
+import { isContextLengthError } from './conversation/context-length-error'
+import { estimateRequest } from './conversation/tokens'
+import type { HistoryEntry } from './conversation/turns'
 
 export const DEFAULT_MAX_STEPS = 10
+
+/** The conversation the loop runs in: its budget and how to compact it. */
+export interface ConversationPort {
+  /** The model's context window, in tokens. */
+  window(model: string): number
+  /** Summarises older turns; the new history, or null when there was nothing to summarise. */
+  compact(model: ModelPort, reason: 'budget' | 'overflow', taskId: string): Promise<HistoryEntry[] | null>
+}
 
 export interface AgentLoopOptions {
   tools: readonly Tool[]
   maxSteps: number
+  conversation?: ConversationPort
 }
 
 export interface AgentLoopResult {
@@ -38,6 +51,10 @@ function assistantMessage(turn: ModelTurn): ChatCompletionMessageParam {
     // Broken arguments go back as {}: some providers refuse a request whose history holds invalid JSON.
     tool_calls: turn.toolCalls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments ? call.rawArguments : '{}' } })),
   }
+}
+
+function historyMessages(history: readonly HistoryEntry[]): ChatCompletionMessageParam[] {
+  return history.map((entry) => ({ role: entry.role, content: entry.text }) as ChatCompletionMessageParam)
 }
 
 function isRead(tools: readonly Tool[], name: string): boolean {
@@ -113,9 +130,23 @@ export async function runAgentLoop(context: SkillContext, options: AgentLoopOpti
   if (!context.recorded('shape')) await context.record('shape', shape)
   const messages: ChatCompletionMessageParam[] = [
     { role: 'system', content: agentPrompt({ shape, mode, currentFile: inputs.currentFile, selectedText: inputs.selectedText }) },
-    ...(inputs.history ?? []).map((entry) => ({ role: entry.role, content: entry.text })),
+    ...historyMessages(inputs.history ?? []),
     { role: 'user', content: inputs.text },
   ]
+  let historyLength = inputs.history?.length ?? 0
+  const specs = toolSpecs(offered)
+  const { conversation } = options
+  /** Swaps the history part of the request for a compacted one; false when nothing could be compacted. */
+  async function compact(reason: 'budget' | 'overflow'): Promise<boolean> {
+    if (!conversation || !context.model) return false
+    context.progress('Compacting the conversation…')
+    const history = await conversation.compact(context.model, reason, context.taskId)
+    if (!history) return false
+    messages.splice(1, historyLength, ...historyMessages(history))
+    historyLength = history.length
+    return true
+  }
+  if (conversation && context.model && estimateRequest(messages, specs) > COMPACT_AT * conversation.window(context.model.model)) await compact('budget')
   const toolContext: ToolContext = {
     signal: context.signal,
     api: context.api,
@@ -130,7 +161,13 @@ export async function runAgentLoop(context: SkillContext, options: AgentLoopOpti
     let turn = context.recorded<ModelTurn>(`turn-${step}`)
     if (!turn) {
       await saved
-      turn = await modelTurn(context, messages, offered)
+      try {
+        turn = await modelTurn(context, messages, offered)
+      } catch (error) {
+        // One compaction and one retry: a second overflow is the author's to see, never a loop.
+        if (!isContextLengthError(error) || !(await compact('overflow'))) throw error
+        turn = await modelTurn(context, messages, offered)
+      }
       // Not waited for: the tools run while it is sent (a write saves the checkpoint before it is made).
       saved = context.record(`turn-${step}`, turn)
     }

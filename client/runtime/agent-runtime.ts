@@ -14,7 +14,9 @@ import type { Tool } from './define-tool'
 import { describeFailure } from './failure'
 import type { SlashCommand } from './vocabulary'
 import { IntentRouter, type RouteContext } from './intent-router'
-import { ConversationHistory, replyInstead, routeRequest } from './route-request'
+import { replyInstead, routeRequest } from './route-request'
+import { Conversation } from './conversation/conversation'
+import { createModelPort } from './model-port'
 import { createLogger, type Logger } from './logger'
 import { BUSY, STOPPED, messageId, pushNote } from './messages'
 import { ModelStatus } from './model-status'
@@ -49,7 +51,12 @@ export interface AgentRuntimeOptions {
   tools?: readonly Tool[]
   /** Model turns one agent request may take (default 10). */
   maxSteps?: number
+  /** Context windows by model name (or "*"), in tokens, over the built-in table. */
+  contextWindows?: Readonly<Record<string, number>>
 }
+
+/** The command that compacts the conversation on demand. */
+export const COMPACT_COMMAND: SlashCommand = { name: 'compact', description: 'Summarise the older turns of this conversation to free room' }
 
 
 /** The agent behind the orb: understands a request, runs the skill for it, and can stop or resume it. */
@@ -73,7 +80,7 @@ export class AgentRuntime {
   private initializing: Promise<void> | null = null
   private readonly resumable: ResumableTasks
   private readonly status: ModelStatus
-  private readonly conversation = new ConversationHistory()
+  readonly conversation: Conversation
 
   constructor(options: AgentRuntimeOptions) {
     this.api = options.api
@@ -88,8 +95,9 @@ export class AgentRuntime {
           ? classifyWithModel(this.llm, text, context, this.starting?.signal, { costs: this.costs, logger: this.logger, model: this.status.current?.model ?? 'unknown' }, this.router.vocabulary)
           : undefined,
     })
+    this.conversation = new Conversation({ state: this.state, logger: this.logger, windows: options.contextWindows })
     for (const skill of options.skills ?? []) this.registerSkill(skill)
-    if (options.tools?.length) this.registerSkill(createAgentSkill({ tools: options.tools, maxSteps: options.maxSteps }))
+    if (options.tools?.length) this.registerSkill(createAgentSkill({ tools: options.tools, maxSteps: options.maxSteps, conversation: this.conversation.port() }))
     this.watchdogMs = options.watchdogMs ?? DEFAULT_WATCHDOG_MS
     this.tabId = options.tabId ?? currentTabId()
     this.resumable = new ResumableTasks({
@@ -145,7 +153,8 @@ export class AgentRuntime {
 
   /** The slash menu: the commands of the skills this runtime understands. */
   get commands(): readonly SlashCommand[] {
-    return this.router.vocabulary.menu
+    const menu = this.router.vocabulary.menu
+    return this.skills.has(AGENT_SKILL) ? [...menu.slice(0, -1), COMPACT_COMMAND, ...menu.slice(-1)] : menu
   }
 
   /** Loads the model status and the resumable tasks; safe to call any number of times. */
@@ -181,6 +190,7 @@ export class AgentRuntime {
   async processInput(text: string, context: RouteContext = {}, options: { mode?: ApprovalMode } = {}): Promise<TaskRecord | null> {
     const mode = options.mode ?? this.approvals.mode
     this.state.pushMessage({ id: messageId('user'), kind: 'user', text, selection: context.selectedText, file: context.currentFile })
+    if (/^\/compact\s*$/i.test(text.trim())) return this.compactNow()
     this.logger.log('agent.input.received', { text, currentFile: context.currentFile, selectedText: context.selectedText })
     // Checked before the first await, so two quick sends cannot both start a task.
     if (this.active || this.starting) {
@@ -211,11 +221,41 @@ export class AgentRuntime {
       return null
     }
     const inputs: TaskInputs = { text, intent: parse.intent, params: parse.params, currentFile: context.currentFile, selectedText: context.selectedText }
-    if (parse.intent !== 'agent') return this.runTask(skill!, inputs)
-    const record = await this.runTask(skill!, { ...inputs, mode, history: this.conversation.snapshot() })
-    const answer = this.state.messages.findLast((message) => message.kind === 'assistant' && message.taskId === record.taskId)
-    this.conversation.remember(text, answer?.kind === 'assistant' ? answer.text : undefined)
+    const agent = parse.intent === 'agent'
+    // Recipes are part of the conversation too: the pages they wrote are what "it" means next.
+    const written: string[] = []
+    const unsubscribe = this.bus.on('file:written', ({ path }) => written.push(path))
+    let record: TaskRecord
+    try {
+      record = await this.runTask(skill!, agent ? { ...inputs, mode, history: this.conversation.history() } : inputs)
+    } finally {
+      unsubscribe()
+    }
+    this.conversation.remember({ request: text, skill: skill!.name, taskId: record.taskId, written }, this.state.messages)
     return record
+  }
+
+  /** `/compact`: summarises the older turns now, outside any task. */
+  private async compactNow(): Promise<null> {
+    if (this.active || this.starting) {
+      pushNote(this.state, BUSY)
+      return null
+    }
+    await this.initialize()
+    const model = this.status.current?.model
+    if (!this.llm || !this.status.ready || !model) {
+      this.showSetup()
+      return null
+    }
+    const controller = (this.starting = new AbortController())
+    try {
+      const port = createModelPort({ client: this.llm, model, taskId: messageId('compact'), signal: controller.signal, costs: this.costs, logger: this.logger })
+      const compaction = await this.conversation.compact(port, 'command')
+      if (!compaction) pushNote(this.state, 'Nothing to compact yet: the conversation is short enough to keep verbatim.')
+    } finally {
+      this.starting = null
+    }
+    return null
   }
 
   /** Stops the request being understood, the resume being checked, or the running task at once: CANCELLED, locks released, checkpoint kept for a resume. */

@@ -14,6 +14,11 @@ function configuredMaxSteps(): number | undefined {
   return typeof __METABLOG_AGENT_MAX_STEPS__ === 'number' ? __METABLOG_AGENT_MAX_STEPS__ : undefined
 }
 
+/** The `agent.contextWindows` option from withMetaBlog, if the page was built with it. */
+function configuredContextWindows(): Record<string, number> | undefined {
+  return typeof __METABLOG_AGENT_CONTEXT_WINDOWS__ === 'object' ? __METABLOG_AGENT_CONTEXT_WINDOWS__ : undefined
+}
+
 /**
  * The page's one AgentRuntime, built on first use from the dev page's connection; null on a page
  * without the dev-server API. Tests and other hosts construct their own `new AgentRuntime(...)`.
@@ -28,6 +33,7 @@ export function getAgentRuntime(state: ChatState): AgentRuntime | null {
           skills: builtinSkills,
           tools: builtinTools,
           maxSteps: configuredMaxSteps(),
+          contextWindows: configuredContextWindows(),
           state,
           bus: eventBus,
         })

@@ -1,7 +1,7 @@
 // Which way a request goes: a recipe (slash command or confident pattern), the agent, or the
 // classifier and its fallbacks; and the replies that are not tasks (help, a question back).
 import { missingDetail, shouldAskUser, type IntentParse, type IntentRouter, type RouteContext } from './intent-router'
-import type { Skill, TaskInputs } from './types'
+import type { Skill } from './types'
 
 /** The parse that sends a request to the tool loop. */
 const AGENT_PARSE: IntentParse = { intent: 'agent', confidence: 1, params: {}, source: 'agent' }
@@ -28,21 +28,4 @@ export function replyInstead(parse: IntentParse, skill: Skill | undefined, route
   if (skill.needsModel && !modelReady) return 'setup'
   const question = missingDetail(parse)
   return question === undefined ? null : { note: question }
-}
-
-/** Agent requests and answers remembered for the next request, so "make it shorter" has a referent. */
-export class ConversationHistory {
-  private readonly entries: NonNullable<TaskInputs['history']> = []
-
-  constructor(private readonly limit = 8) {}
-
-  snapshot(): NonNullable<TaskInputs['history']> {
-    return [...this.entries]
-  }
-
-  remember(request: string, answer: string | undefined): void {
-    this.entries.push({ role: 'user', text: request })
-    if (answer) this.entries.push({ role: 'assistant', text: answer.slice(0, 4000) })
-    this.entries.splice(0, Math.max(0, this.entries.length - this.limit))
-  }
 }

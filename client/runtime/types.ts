@@ -17,8 +17,8 @@ export interface TaskInputs {
   selectedText?: string
   /** Agent turns: the mode the turn runs in (kept for a resume). */
   mode?: ApprovalMode
-  /** Agent turns: the conversation so far, oldest first (the author's requests and the agent's answers). */
-  history?: { role: 'user' | 'assistant'; text: string }[]
+  /** Agent turns: the conversation so far, oldest first (requests, answers, a summary of compacted turns as `system`). */
+  history?: { role: 'user' | 'assistant' | 'system'; text: string }[]
 }
 
 /** A change to a page that waits for the author, unless they chose auto-edit. */

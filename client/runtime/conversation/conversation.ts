@@ -1,0 +1,90 @@
+// The runtime's side of the conversation: what each finished task adds to memory, compaction with
+// its marker in the panel, and the window the budget comes from.
+import type { ConversationPort } from '../agent-loop'
+import type { Logger } from '../logger'
+import { messageId } from '../messages'
+import type { ChatMessage, ChatState, ModelPort } from '../types'
+import { contextWindow } from './context-window'
+import { ConversationMemory, type Compaction, type HistoryEntry, type MemoryTurn } from './memory'
+
+/** What memory keeps of a recipe's reply. */
+const RECIPE_SUMMARY_LIMIT = 600
+
+/** A finished task as the runtime saw it: the request, the task's messages and the pages it wrote. */
+export interface FinishedTurn {
+  request: string
+  skill: string
+  taskId: string
+  /** Pages the request mentioned. */
+  mentions?: string[]
+  written: string[]
+}
+
+export class Conversation {
+  readonly memory = new ConversationMemory()
+
+  constructor(
+    private readonly options: {
+      state: ChatState
+      logger: Logger
+      /** The author's context-window option: model name (or "*") → tokens. */
+      windows?: Readonly<Record<string, number>>
+      /** Told about each remembered turn and compaction (the session log). */
+      onTurn?: (turn: MemoryTurn) => void
+      onCompaction?: (compaction: Compaction) => void
+    },
+  ) {}
+
+  window(model: string): number {
+    return contextWindow(model, this.options.windows)
+  }
+
+  history(): HistoryEntry[] {
+    return this.memory.history()
+  }
+
+  /** The port the agent loop uses to measure and compact the conversation. */
+  port(): ConversationPort {
+    return {
+      window: (model) => this.window(model),
+      compact: async (model, reason, taskId) => ((await this.compact(model, reason, taskId)) ? this.history() : null),
+    }
+  }
+
+  /** Summarises the older turns and shows the "Conversation compacted" marker; null when there was nothing to summarise. */
+  async compact(model: ModelPort, reason: 'budget' | 'overflow' | 'command', taskId?: string): Promise<Compaction | null> {
+    const window = this.window(model.model)
+    const compaction = await this.memory.compact(model, window)
+    this.options.logger.log('agent.conversation.compacted', { reason, window, summarised: compaction?.summarised ?? 0, kept: compaction?.kept.length ?? 0 })
+    if (!compaction) return null
+    const kept = compaction.kept.map((request) => `“${request.length > 60 ? `${request.slice(0, 57)}…` : request}”`).join(', ')
+    const why = reason === 'overflow' ? ' (the model said the request was too long)' : reason === 'budget' ? ` (it neared the model's ${window.toLocaleString('en-US')}-token window)` : ''
+    this.options.state.pushMessage({
+      id: messageId('compaction'),
+      kind: 'assistant',
+      taskId,
+      streaming: false,
+      text: `**Conversation compacted**${why}: ${compaction.summarised} earlier turn${compaction.summarised === 1 ? '' : 's'} summarised; kept verbatim: ${kept}.`,
+    })
+    this.options.onCompaction?.(compaction)
+    return compaction
+  }
+
+  /** Adds a finished task to memory: an agent turn with its answer and tool calls, or what a recipe produced. */
+  remember(finished: FinishedTurn, messages: readonly ChatMessage[]): void {
+    const own = messages.filter((message) => 'taskId' in message && message.taskId === finished.taskId)
+    const replies = own.filter((message): message is Extract<ChatMessage, { kind: 'assistant' }> => message.kind === 'assistant' && !message.id.startsWith('compaction'))
+    const turn: MemoryTurn = { request: finished.request, ...(finished.mentions?.length ? { mentions: finished.mentions } : {}) }
+    if (finished.skill === 'agent') {
+      const tools = own.flatMap((message) => (message.kind === 'tool' ? [`${message.summary}${message.status === 'error' ? ' (failed)' : ''}`] : []))
+      if (tools.length) turn.tools = tools
+      const answer = replies.at(-1)?.text
+      if (answer) turn.answer = answer
+    } else {
+      const summary = replies.map((reply) => reply.text).join('\n').slice(-RECIPE_SUMMARY_LIMIT)
+      turn.recipe = { skill: finished.skill, summary, ...(finished.written.length ? { paths: [...new Set(finished.written)] } : {}) }
+    }
+    this.memory.remember(turn)
+    this.options.onTurn?.(turn)
+  }
+}
