@@ -49,8 +49,14 @@ function transcript(previous: string | undefined, turns: readonly MemoryTurn[], 
 }
 
 /** Summarises the turns before the verbatim tail; null when there is nothing older to summarise. */
-export async function compactTurns(model: ModelPort, turns: readonly MemoryTurn[], previous: string | undefined, window: number): Promise<Compaction | null> {
-  const from = keptFrom(turns, Math.floor(window * KEEP_SHARE))
+export async function compactTurns(
+  model: ModelPort,
+  turns: readonly MemoryTurn[],
+  previous: string | undefined,
+  window: number,
+  keepTokens = Math.floor(window * KEEP_SHARE),
+): Promise<Compaction | null> {
+  const from = keptFrom(turns, keepTokens)
   if (from === 0) return null
   const older = turns.slice(0, from)
   const summary = await model.complete({

@@ -54,7 +54,8 @@ export class Conversation {
   /** Summarises the older turns and shows the "Conversation compacted" marker; null when there was nothing to summarise. */
   async compact(model: ModelPort, reason: 'budget' | 'overflow' | 'command', taskId?: string): Promise<Compaction | null> {
     const window = this.window(model.model)
-    const compaction = await this.memory.compact(model, window)
+    // Asked for, or the provider refused the request (the window we assumed is too large): keep only the last turn verbatim.
+    const compaction = await this.memory.compact(model, window, reason === 'budget' ? undefined : 0)
     this.options.logger.log('agent.conversation.compacted', { reason, window, summarised: compaction?.summarised ?? 0, kept: compaction?.kept.length ?? 0 })
     if (!compaction) return null
     const kept = compaction.kept.map((request) => `“${request.length > 60 ? `${request.slice(0, 57)}…` : request}”`).join(', ')

@@ -34,8 +34,8 @@ export class ConversationMemory {
   }
 
   /** Summarises the older turns into one message; null when there is nothing older than the recent turns. */
-  async compact(model: ModelPort, window: number): Promise<Compaction | null> {
-    const compaction = await compactTurns(model, this.turns, this.summary, window)
+  async compact(model: ModelPort, window: number, keepTokens?: number): Promise<Compaction | null> {
+    const compaction = await compactTurns(model, this.turns, this.summary, window, keepTokens)
     if (!compaction) return null
     this.summary = compaction.summary
     this.turns = this.turns.slice(compaction.keptFrom)
