@@ -9,6 +9,7 @@ import { pagePath } from './page-path'
 import type { ModelPort, ModelToolCall, ModelTurn, SkillContext } from './types'
 import { COMPACT_AT } from './conversation/context-window'
 import { isContextLengthError } from './conversation/context-length-error'
+import { withAttachments } from './conversation/mentions'
 import { estimateRequest } from './conversation/tokens'
 import type { HistoryEntry } from './conversation/turns'
 
@@ -131,7 +132,7 @@ export async function runAgentLoop(context: SkillContext, options: AgentLoopOpti
   const messages: ChatCompletionMessageParam[] = [
     { role: 'system', content: agentPrompt({ shape, mode, currentFile: inputs.currentFile, selectedText: inputs.selectedText }) },
     ...historyMessages(inputs.history ?? []),
-    { role: 'user', content: inputs.text },
+    { role: 'user', content: withAttachments(inputs.text, inputs.attachments) },
   ]
   let historyLength = inputs.history?.length ?? 0
   const specs = toolSpecs(offered)

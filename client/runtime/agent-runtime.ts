@@ -17,6 +17,7 @@ import { IntentRouter, type RouteContext } from './intent-router'
 import { replyInstead, routeRequest } from './route-request'
 import { Conversation } from './conversation/conversation'
 import { createModelPort } from './model-port'
+import { attachmentNote, readAttachments } from './conversation/mentions'
 import { createLogger, type Logger } from './logger'
 import { BUSY, STOPPED, messageId, pushNote } from './messages'
 import { ModelStatus } from './model-status'
@@ -225,14 +226,22 @@ export class AgentRuntime {
     // Recipes are part of the conversation too: the pages they wrote are what "it" means next.
     const written: string[] = []
     const unsubscribe = this.bus.on('file:written', ({ path }) => written.push(path))
+    const attachments = agent && context.mentions?.length ? await readAttachments(this.api, context.mentions) : []
+    if (attachments.length) pushNote(this.state, attachmentNote(attachments))
     let record: TaskRecord
     try {
-      record = await this.runTask(skill!, agent ? { ...inputs, mode, history: this.conversation.history() } : inputs)
+      record = await this.runTask(skill!, agent ? { ...inputs, mode, history: this.conversation.history(), ...(attachments.length ? { attachments } : {}) } : inputs)
     } finally {
       unsubscribe()
     }
-    this.conversation.remember({ request: text, skill: skill!.name, taskId: record.taskId, written }, this.state.messages)
+    this.conversation.remember({ request: text, skill: skill!.name, taskId: record.taskId, written, mentions: attachments.map((page) => page.path) }, this.state.messages)
     return record
+  }
+
+  /** Pages for the @-mention picker: search results for a query, the first pages for none. */
+  async findPages(query: string, signal?: AbortSignal): Promise<{ path: string; title: string }[]> {
+    if (query.trim() === '') return (await this.api.listPages({ signal })).pages.slice(0, 8).map(({ path, title }) => ({ path, title }))
+    return (await this.api.search(query, { signal })).results.slice(0, 8).map(({ path, title }) => ({ path, title }))
   }
 
   /** `/compact`: summarises the older turns now, outside any task. */

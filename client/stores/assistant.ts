@@ -52,6 +52,8 @@ export const useAssistantStore = defineStore('metablog-assistant', () => {
   const open = ref(saved.open)
   const draft = ref(saved.draft)
   const selection = ref<string | null>(null)
+  /** Pages @-mentioned for the next request, shown as chips. */
+  const mentions = ref<{ path: string; title: string }[]>([])
   const currentFile = ref<string | undefined>(undefined)
   const approvalMode = ref<ApprovalMode>('ask')
   /** The slash menu, from the skills the runtime understands. */
@@ -155,9 +157,25 @@ export const useAssistantStore = defineStore('metablog-assistant', () => {
     const request = text.trim()
     if (!runtime || request === '' || isWorking.value) return false
     const selectedText = selection.value ?? undefined
+    const mentioned = mentions.value.map((page) => page.path)
     selection.value = null
-    track(() => runtime!.processInput(request, { currentFile: currentFile.value, selectedText }), request)
+    mentions.value = []
+    track(() => runtime!.processInput(request, { currentFile: currentFile.value, selectedText, ...(mentioned.length ? { mentions: mentioned } : {}) }), request)
     return true
+  }
+
+  /** Adds a page chip for the next request (once). */
+  function mention(page: { path: string; title: string }): void {
+    if (!mentions.value.some((chip) => chip.path === page.path)) mentions.value = [...mentions.value, page]
+  }
+
+  function unmention(path: string): void {
+    mentions.value = mentions.value.filter((chip) => chip.path !== path)
+  }
+
+  /** Pages for the mention picker; none when the page has no dev-server API. */
+  async function findPages(query: string, signal?: AbortSignal): Promise<{ path: string; title: string }[]> {
+    return runtime ? runtime.findPages(query, signal) : []
   }
 
   /** A plan-mode answer's "Run this plan": an ask-mode agent request carrying the plan. */
@@ -276,8 +294,8 @@ export const useAssistantStore = defineStore('metablog-assistant', () => {
   return {
     // state
     messages, status, taskId, progress, resumable, sessionCost, modelStatus, connected, ready,
-    open, draft, selection, currentFile, approvalMode, commands, setupOpen, isWorking, pendingCards, writtenPage,
+    open, draft, selection, mentions, currentFile, approvalMode, commands, setupOpen, isWorking, pendingCards, writtenPage,
     // actions
-    connect, send, runPlan, stop, decide, retry, previewResume, resume, discard, setApprovalMode, clearConversation, persist,
+    connect, send, mention, unmention, findPages, runPlan, stop, decide, retry, previewResume, resume, discard, setApprovalMode, clearConversation, persist,
   }
 })
