@@ -18,6 +18,9 @@ import { replyInstead, routeRequest } from './route-request'
 import { Conversation } from './conversation/conversation'
 import { createModelPort } from './model-port'
 import { attachmentNote, readAttachments } from './conversation/mentions'
+import { SessionLog } from './conversation/session-log'
+import { messagesFromEntries } from './conversation/session-entries'
+import type { SessionsApi } from '../api/sessions'
 import { createLogger, type Logger } from './logger'
 import { BUSY, STOPPED, messageId, pushNote } from './messages'
 import { ModelStatus } from './model-status'
@@ -26,7 +29,7 @@ import { checkpointProblem, findCheckpoint, previewResume, ResumeRefusedError, t
 import { DEFAULT_WATCHDOG_MS, FINAL_STATES, StateMachine, type AgentState } from './state-machine'
 import { runToOutcome, showFailure } from './task-outcome'
 import { TaskRun, type TaskHost } from './task-run'
-import type { ApprovalDecision, ChatState, ConflictDecision, Skill, TaskInputs, TaskRecord } from './types'
+import type { ApprovalDecision, ChatMessage, ChatState, ConflictDecision, Skill, TaskInputs, TaskRecord } from './types'
 
 export type { ApprovalMode } from './approvals'
 export { ResumeRefusedError } from './resume'
@@ -54,6 +57,8 @@ export interface AgentRuntimeOptions {
   maxSteps?: number
   /** Context windows by model name (or "*"), in tokens, over the built-in table. */
   contextWindows?: Readonly<Record<string, number>>
+  /** The session-log routes: every turn is appended there. */
+  sessions?: SessionsApi | null
 }
 
 /** The command that compacts the conversation on demand. */
@@ -82,6 +87,7 @@ export class AgentRuntime {
   private readonly resumable: ResumableTasks
   private readonly status: ModelStatus
   readonly conversation: Conversation
+  readonly sessions: SessionsApi | null
 
   constructor(options: AgentRuntimeOptions) {
     this.api = options.api
@@ -96,7 +102,15 @@ export class AgentRuntime {
           ? classifyWithModel(this.llm, text, context, this.starting?.signal, { costs: this.costs, logger: this.logger, model: this.status.current?.model ?? 'unknown' }, this.router.vocabulary)
           : undefined,
     })
-    this.conversation = new Conversation({ state: this.state, logger: this.logger, windows: options.contextWindows })
+    this.sessions = options.sessions ?? null
+    this.conversation = new Conversation({
+      state: this.state,
+      logger: this.logger,
+      windows: options.contextWindows,
+      log: this.sessions && new SessionLog(this.sessions, this.logger),
+      usage: (taskId) => this.costs.task(taskId),
+      model: () => this.status.current?.model ?? undefined,
+    })
     for (const skill of options.skills ?? []) this.registerSkill(skill)
     if (options.tools?.length) this.registerSkill(createAgentSkill({ tools: options.tools, maxSteps: options.maxSteps, conversation: this.conversation.port() }))
     this.watchdogMs = options.watchdogMs ?? DEFAULT_WATCHDOG_MS
@@ -198,6 +212,7 @@ export class AgentRuntime {
       pushNote(this.state, BUSY)
       return null
     }
+    this.conversation.request(text, { currentFile: context.currentFile, mentions: context.mentions, mode })
     const understanding = (this.starting = new AbortController())
     let parse
     try {
@@ -242,6 +257,20 @@ export class AgentRuntime {
   async findPages(query: string, signal?: AbortSignal): Promise<{ path: string; title: string }[]> {
     if (query.trim() === '') return (await this.api.listPages({ signal })).pages.slice(0, 8).map(({ path, title }) => ({ path, title }))
     return (await this.api.search(query, { signal })).results.slice(0, 8).map(({ path, title }) => ({ path, title }))
+  }
+
+  /** Continues a logged conversation: its memory comes back; the panel's messages for it are returned. */
+  async continueSession(id: string): Promise<ChatMessage[]> {
+    if (!this.sessions) throw new Error('This dev server does not keep conversation logs.')
+    if (this.active || this.starting) throw new Error(BUSY)
+    const session = await this.sessions.read(id)
+    this.conversation.continueFrom(id, session.entries)
+    return messagesFromEntries(id, session.entries)
+  }
+
+  /** A new conversation: memory is emptied and a new session log starts. */
+  newConversation(): void {
+    this.conversation.restart()
   }
 
   /** `/compact`: summarises the older turns now, outside any task. */

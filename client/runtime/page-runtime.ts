@@ -1,6 +1,7 @@
 import { connectionFromPage } from '../api/connection'
 import { createLlmClient } from '../api/llm-client'
 import { createMetaBlogApi } from '../api/metablog-api'
+import { createSessionsApi } from '../api/sessions'
 import { eventBus } from '../event-bus'
 import { builtinSkills } from '../skills'
 import { builtinTools } from '../tools'
@@ -34,6 +35,7 @@ export function getAgentRuntime(state: ChatState): AgentRuntime | null {
           tools: builtinTools,
           maxSteps: configuredMaxSteps(),
           contextWindows: configuredContextWindows(),
+          sessions: createSessionsApi(connection),
           state,
           bus: eventBus,
         })

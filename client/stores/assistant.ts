@@ -10,6 +10,7 @@ import type { ResumePreview } from '../runtime/resume'
 import type { SlashCommand } from '../runtime/vocabulary'
 import { FINAL_STATES, type AgentState } from '../runtime/state-machine'
 import type { ApprovalDecision, ChatMessage, ChatState, ConflictDecision, ResumableTask, TaskProgress } from '../runtime/types'
+import type { SessionResponse, SessionSummary } from '../api/sessions'
 import { clearSavedConversation, loadConversation, saveConversation, type AssistantMessage } from './conversation-storage'
 
 export type { AssistantMessage } from './conversation-storage'
@@ -271,7 +272,26 @@ export const useAssistantStore = defineStore('metablog-assistant', () => {
   function clearConversation(): void {
     if (isWorking.value) return
     messages.value = []
+    runtime?.newConversation()
     clearSavedConversation()
+  }
+
+  /** The logged conversations, newest first; empty when the dev server keeps none. */
+  async function listSessions(): Promise<SessionSummary[]> {
+    if (!runtime?.sessions) return []
+    const { sessions } = await runtime.sessions.list()
+    return [...sessions].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt))
+  }
+
+  async function readSession(id: string): Promise<SessionResponse> {
+    if (!runtime?.sessions) throw new Error('The assistant is not connected to the dev server.')
+    return runtime.sessions.read(id)
+  }
+
+  /** History's "Continue": the logged conversation becomes the current one, with its context. */
+  async function continueSession(id: string): Promise<void> {
+    if (!runtime || isWorking.value) return
+    messages.value = await runtime.continueSession(id)
   }
 
   // A selection belongs to the page it was made on.
@@ -297,5 +317,6 @@ export const useAssistantStore = defineStore('metablog-assistant', () => {
     open, draft, selection, mentions, currentFile, approvalMode, commands, setupOpen, isWorking, pendingCards, writtenPage,
     // actions
     connect, send, mention, unmention, findPages, runPlan, stop, decide, retry, previewResume, resume, discard, setApprovalMode, clearConversation, persist,
+    listSessions, readSession, continueSession,
   }
 })

@@ -1,11 +1,15 @@
 // The runtime's side of the conversation: what each finished task adds to memory, compaction with
 // its marker in the panel, and the window the budget comes from.
+import type { SessionEntry } from '../../api/sessions'
 import type { ConversationPort } from '../agent-loop'
+import type { CostTotals } from '../cost-tracker'
 import type { Logger } from '../logger'
 import { messageId } from '../messages'
 import type { ChatMessage, ChatState, ModelPort } from '../types'
 import { contextWindow } from './context-window'
 import { ConversationMemory, type Compaction, type HistoryEntry, type MemoryTurn } from './memory'
+import { entriesForTurn, turnsFromEntries } from './session-entries'
+import type { SessionLog } from './session-log'
 
 /** What memory keeps of a recipe's reply. */
 const RECIPE_SUMMARY_LIMIT = 600
@@ -29,11 +33,43 @@ export class Conversation {
       logger: Logger
       /** The author's context-window option: model name (or "*") → tokens. */
       windows?: Readonly<Record<string, number>>
-      /** Told about each remembered turn and compaction (the session log). */
-      onTurn?: (turn: MemoryTurn) => void
-      onCompaction?: (compaction: Compaction) => void
+      /** Where every turn is logged; null when the page has no session routes. */
+      log?: SessionLog | null
+      /** What a task spent, and the model in use, for the log. */
+      usage?: (taskId: string) => CostTotals | undefined
+      model?: () => string | undefined
     },
   ) {}
+
+  private logged = false
+
+  get sessionId(): string | undefined {
+    return this.options.log?.id
+  }
+
+  /** Logs the author's request as it arrives (the rest of the turn is logged when it ends). */
+  request(text: string, context: { currentFile?: string; mentions?: string[]; mode?: string }): void {
+    const log = this.options.log
+    if (!log) return
+    if (!this.logged) log.append({ type: 'meta', ...(context.mode ? { mode: context.mode } : {}), ...(this.options.model?.() ? { model: this.options.model()! } : {}) })
+    this.logged = true
+    log.append({ type: 'user', text, ...(context.currentFile ? { currentFile: context.currentFile } : {}), ...(context.mentions?.length ? { mentions: context.mentions } : {}) })
+  }
+
+  /** Continues a logged conversation: its memory comes back and later turns go to its log. */
+  continueFrom(id: string, entries: readonly SessionEntry[]): void {
+    const { turns, summary } = turnsFromEntries(entries)
+    this.memory.load(turns, summary)
+    this.options.log?.switchTo(id)
+    this.logged = true
+  }
+
+  /** A new conversation: empty memory, a new log. */
+  restart(): void {
+    this.memory.clear()
+    this.options.log?.restart()
+    this.logged = false
+  }
 
   window(model: string): number {
     return contextWindow(model, this.options.windows)
@@ -67,7 +103,7 @@ export class Conversation {
       streaming: false,
       text: `**Conversation compacted**${why}: ${compaction.summarised} earlier turn${compaction.summarised === 1 ? '' : 's'} summarised; kept verbatim: ${kept}.`,
     })
-    this.options.onCompaction?.(compaction)
+    this.options.log?.append({ type: 'compaction', summary: compaction.summary, keptFrom: compaction.keptFrom })
     return compaction
   }
 
@@ -86,6 +122,6 @@ export class Conversation {
       turn.recipe = { skill: finished.skill, summary, ...(finished.written.length ? { paths: [...new Set(finished.written)] } : {}) }
     }
     this.memory.remember(turn)
-    this.options.onTurn?.(turn)
+    for (const entry of entriesForTurn(turn, own, this.options.usage?.(finished.taskId), this.options.model?.())) this.options.log?.append(entry)
   }
 }
