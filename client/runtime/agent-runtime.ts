@@ -212,12 +212,12 @@ export class AgentRuntime {
       pushNote(this.state, BUSY)
       return null
     }
-    this.conversation.request(text, { currentFile: context.currentFile, mentions: context.mentions, mode })
     const understanding = (this.starting = new AbortController())
     let parse
     try {
       this.machine.transition('UNDERSTANDING')
       await this.initialize()
+      this.conversation.request(text, { currentFile: context.currentFile, mentions: context.mentions, mode })
       parse = await routeRequest(this.router, text, context, this.agentReady)
     } finally {
       this.starting = null
