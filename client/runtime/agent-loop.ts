@@ -76,8 +76,11 @@ async function runCall(context: SkillContext, tools: readonly Tool[], offered: r
     // The write landed just before the interruption, but its result was not saved: doing it again would apply it twice.
     outcome = { ok: true, result: { status: 'applied', path: page, note: 'applied before an interruption' }, summary: `${tool.describe(call.arguments)} (before the interruption)` }
   } else if (tool && !offered.includes(tool)) {
-    const message = `${call.name} is not available in plan mode: only read tools are. Finish with a numbered plan instead.`
-    outcome = { ok: false, error: { code: 'ERR_TOOL_NOT_ALLOWED', message }, summary: `${call.name}: not allowed in plan mode` }
+    const planMode = context.inputs.mode === 'plan' && tool.category !== 'read'
+    const message = planMode
+      ? `${call.name} is not available in plan mode: only read tools are. Finish with a numbered plan instead.`
+      : `${call.name} is not available for this request: use only the tools you were given.`
+    outcome = { ok: false, error: { code: 'ERR_TOOL_NOT_ALLOWED', message }, summary: `${call.name}: not allowed ${planMode ? 'in plan mode' : 'for this request'}` }
   } else {
     outcome = await executeToolCall(toolSet(offered), call, toolContext)
   }
@@ -124,7 +127,8 @@ async function modelTurn(context: SkillContext, messages: ChatCompletionMessageP
 export async function runAgentLoop(context: SkillContext, options: AgentLoopOptions): Promise<AgentLoopResult> {
   const { inputs } = context
   const mode = inputs.mode ?? 'ask'
-  const offered = offeredTools(options.tools, mode)
+  // A custom prompt's allow-list narrows what the mode offers.
+  const offered = offeredTools(options.tools, mode).filter((tool) => !inputs.tools || inputs.tools.includes(tool.name))
   const shape =
     context.recorded<BlogShape>('shape') ??
     blogShape((await context.api.listPages({ signal: context.signal })).pages, inputs.currentFile)

@@ -14,13 +14,15 @@ import type { Tool } from './define-tool'
 import { describeFailure } from './failure'
 import type { SlashCommand } from './vocabulary'
 import { IntentRouter, type RouteContext } from './intent-router'
-import { replyInstead, routeRequest } from './route-request'
+import { AGENT_PARSE, replyInstead, routeRequest } from './route-request'
 import { Conversation } from './conversation/conversation'
 import { createModelPort } from './model-port'
 import { attachmentNote, readAttachments } from './conversation/mentions'
 import { SessionLog } from './conversation/session-log'
 import { messagesFromEntries } from './conversation/session-entries'
 import type { SessionsApi } from '../api/sessions'
+import type { CustomPrompt, PromptsResponse } from '../api/prompts'
+import { matchPrompt, promptCommand, promptsHelp } from './conversation/custom-prompts'
 import { createLogger, type Logger } from './logger'
 import { BUSY, STOPPED, messageId, pushNote } from './messages'
 import { ModelStatus } from './model-status'
@@ -59,6 +61,8 @@ export interface AgentRuntimeOptions {
   contextWindows?: Readonly<Record<string, number>>
   /** The session-log routes: every turn is appended there. */
   sessions?: SessionsApi | null
+  /** Lists the author's prompt files (GET /prompts). */
+  loadPrompts?: (signal?: AbortSignal) => Promise<PromptsResponse>
 }
 
 /** The command that compacts the conversation on demand. */
@@ -88,6 +92,8 @@ export class AgentRuntime {
   private readonly status: ModelStatus
   readonly conversation: Conversation
   readonly sessions: SessionsApi | null
+  private prompts: { list: CustomPrompt[]; help: string } = { list: [], help: '' }
+  private readonly loadPrompts: AgentRuntimeOptions['loadPrompts'] | null
 
   constructor(options: AgentRuntimeOptions) {
     this.api = options.api
@@ -103,6 +109,7 @@ export class AgentRuntime {
           : undefined,
     })
     this.sessions = options.sessions ?? null
+    this.loadPrompts = options.loadPrompts ?? null
     this.conversation = new Conversation({
       state: this.state,
       logger: this.logger,
@@ -169,7 +176,27 @@ export class AgentRuntime {
   /** The slash menu: the commands of the skills this runtime understands. */
   get commands(): readonly SlashCommand[] {
     const menu = this.router.vocabulary.menu
-    return this.skills.has(AGENT_SKILL) ? [...menu.slice(0, -1), COMPACT_COMMAND, ...menu.slice(-1)] : menu
+    if (!this.skills.has(AGENT_SKILL)) return menu
+    return [...menu.slice(0, -1), COMPACT_COMMAND, ...this.prompts.list.map(promptCommand), ...menu.slice(-1)]
+  }
+
+  /** Lists the prompt files again (at start and when one changes); what could not be used comes back as problems. */
+  async refreshPrompts(): Promise<PromptsResponse> {
+    if (!this.loadPrompts) return { prompts: [], problems: [] }
+    return this.setPrompts(await this.loadPrompts())
+  }
+
+  /** The author's prompt files, as the dev server last listed them; a prompt named like a built-in command is refused. */
+  setPrompts(response: PromptsResponse): PromptsResponse {
+    const taken = new Set([...this.router.vocabulary.menu.map((command) => command.name), COMPACT_COMMAND.name])
+    const problems = [...response.problems]
+    const prompts = response.prompts.filter((prompt) => {
+      if (!taken.has(prompt.command)) return true
+      problems.push({ file: prompt.file, message: `/${prompt.command} is a built-in command; give this prompt another "command".` })
+      return false
+    })
+    this.prompts = { list: prompts, help: promptsHelp(prompts) }
+    return { prompts, problems }
   }
 
   /** Loads the model status and the resumable tasks; safe to call any number of times. */
@@ -203,7 +230,6 @@ export class AgentRuntime {
 
   /** Understands the author's request and runs the matching skill to its end. */
   async processInput(text: string, context: RouteContext = {}, options: { mode?: ApprovalMode } = {}): Promise<TaskRecord | null> {
-    const mode = options.mode ?? this.approvals.mode
     this.state.pushMessage({ id: messageId('user'), kind: 'user', text, selection: context.selectedText, file: context.currentFile })
     if (/^\/compact\s*$/i.test(text.trim())) return this.compactNow()
     this.logger.log('agent.input.received', { text, currentFile: context.currentFile, selectedText: context.selectedText })
@@ -213,12 +239,15 @@ export class AgentRuntime {
       return null
     }
     const understanding = (this.starting = new AbortController())
+    const custom = matchPrompt(text, this.prompts.list, context)
+    const mode = custom?.prompt.mode ?? options.mode ?? this.approvals.mode
+    const request = custom?.text ?? text
     let parse
     try {
       this.machine.transition('UNDERSTANDING')
       await this.initialize()
-      this.conversation.request(text, { currentFile: context.currentFile, mentions: context.mentions, mode })
-      parse = await routeRequest(this.router, text, context, this.agentReady)
+      this.conversation.request(request, { currentFile: context.currentFile, mentions: context.mentions, mode })
+      parse = custom ? AGENT_PARSE : await routeRequest(this.router, text, context, this.agentReady)
     } finally {
       this.starting = null
     }
@@ -229,27 +258,28 @@ export class AgentRuntime {
     }
     this.logger.log('agent.intent.parsed', { intent: parse.intent, confidence: parse.confidence, source: parse.source })
     const skill = [...this.skills.values()].find((candidate) => candidate.intents.includes(parse.intent))
-    const reply = replyInstead(parse, skill, this.router, this.status.ready)
+    const reply = replyInstead(parse, skill, this.router, this.status.ready, this.prompts.help)
     if (reply !== null) {
       if (reply === 'setup') this.showSetup()
       else pushNote(this.state, reply.note)
       this.machine.transition('IDLE')
       return null
     }
-    const inputs: TaskInputs = { text, intent: parse.intent, params: parse.params, currentFile: context.currentFile, selectedText: context.selectedText }
+    const inputs: TaskInputs = { text: request, intent: parse.intent, params: parse.params, currentFile: context.currentFile, selectedText: context.selectedText }
     const agent = parse.intent === 'agent'
+    const attachments = agent && context.mentions?.length ? await readAttachments(this.api, context.mentions) : []
+    if (attachments.length) pushNote(this.state, attachmentNote(attachments))
     // Recipes are part of the conversation too: the pages they wrote are what "it" means next.
     const written: string[] = []
     const unsubscribe = this.bus.on('file:written', ({ path }) => written.push(path))
-    const attachments = agent && context.mentions?.length ? await readAttachments(this.api, context.mentions) : []
-    if (attachments.length) pushNote(this.state, attachmentNote(attachments))
     let record: TaskRecord
     try {
-      record = await this.runTask(skill!, agent ? { ...inputs, mode, history: this.conversation.history(), ...(attachments.length ? { attachments } : {}) } : inputs)
+      const allowed = custom?.prompt.tools ? { tools: custom.prompt.tools } : {}
+      record = await this.runTask(skill!, agent ? { ...inputs, mode, history: this.conversation.history(), ...allowed, ...(attachments.length ? { attachments } : {}) } : inputs)
     } finally {
       unsubscribe()
     }
-    this.conversation.remember({ request: text, skill: skill!.name, taskId: record.taskId, written, mentions: attachments.map((page) => page.path) }, this.state.messages)
+    this.conversation.remember({ request, skill: skill!.name, taskId: record.taskId, written, mentions: attachments.map((page) => page.path) }, this.state.messages)
     return record
   }
 

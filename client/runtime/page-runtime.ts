@@ -2,6 +2,7 @@ import { connectionFromPage } from '../api/connection'
 import { createLlmClient } from '../api/llm-client'
 import { createMetaBlogApi } from '../api/metablog-api'
 import { createSessionsApi } from '../api/sessions'
+import { fetchPrompts } from '../api/prompts'
 import { eventBus } from '../event-bus'
 import { builtinSkills } from '../skills'
 import { builtinTools } from '../tools'
@@ -36,6 +37,7 @@ export function getAgentRuntime(state: ChatState): AgentRuntime | null {
           maxSteps: configuredMaxSteps(),
           contextWindows: configuredContextWindows(),
           sessions: createSessionsApi(connection),
+          loadPrompts: (signal) => fetchPrompts(connection, signal),
           state,
           bus: eventBus,
         })

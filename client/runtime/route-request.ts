@@ -4,7 +4,7 @@ import { missingDetail, shouldAskUser, type IntentParse, type IntentRouter, type
 import type { Skill } from './types'
 
 /** The parse that sends a request to the tool loop. */
-const AGENT_PARSE: IntentParse = { intent: 'agent', confidence: 1, params: {}, source: 'agent' }
+export const AGENT_PARSE: IntentParse = { intent: 'agent', confidence: 1, params: {}, source: 'agent' }
 
 /**
  * A slash command or a confident pattern runs its recipe; other text goes to the agent when it can
@@ -20,8 +20,8 @@ export async function routeRequest(router: IntentRouter, text: string, context: 
 }
 
 /** Help, a guess too unsure to act on, a skill without its model, a request without its topic: a reply, not a task. */
-export function replyInstead(parse: IntentParse, skill: Skill | undefined, router: IntentRouter, modelReady: boolean): { note: string } | 'setup' | null {
-  const { help } = router.vocabulary
+export function replyInstead(parse: IntentParse, skill: Skill | undefined, router: IntentRouter, modelReady: boolean, promptsHelp = ''): { note: string } | 'setup' | null {
+  const help = [router.vocabulary.help, promptsHelp].filter(Boolean).join('\n\n')
   const unknownCommand = parse.params.unknownCommand
   if (parse.intent === 'help') return { note: unknownCommand === undefined ? help : `${router.vocabulary.unknownCommandNote(unknownCommand)}\n\n${help}` }
   if (!skill || shouldAskUser(parse)) return { note: `I'm not sure what you'd like me to do. ${help}` }

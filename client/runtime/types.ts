@@ -20,6 +20,8 @@ export interface TaskInputs {
   mode?: ApprovalMode
   /** Agent turns: the conversation so far, oldest first (requests, answers, a summary of compacted turns as `system`). */
   history?: { role: 'user' | 'assistant' | 'system'; text: string }[]
+  /** Agent turns: the tools the model may call (a custom prompt's allow-list); all of the mode's when absent. */
+  tools?: string[]
   /** Agent turns: the text of the pages the author mentioned, each cut to a cap. */
   attachments?: Attachment[]
 }

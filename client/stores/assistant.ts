@@ -11,6 +11,7 @@ import type { SlashCommand } from '../runtime/vocabulary'
 import { FINAL_STATES, type AgentState } from '../runtime/state-machine'
 import type { ApprovalDecision, ChatMessage, ChatState, ConflictDecision, ResumableTask, TaskProgress } from '../runtime/types'
 import type { SessionResponse, SessionSummary } from '../api/sessions'
+import { PROMPTS_UPDATED_EVENT } from '../api/prompts'
 import { clearSavedConversation, loadConversation, saveConversation, type AssistantMessage } from './conversation-storage'
 
 export type { AssistantMessage } from './conversation-storage'
@@ -147,11 +148,30 @@ export const useAssistantStore = defineStore('metablog-assistant', () => {
     // A changed page can change how risky a resume is: the resume banner checks again.
     runtime.bus.on('file:written', ({ path }) => (writtenPage.value = { path }))
     const started = runtime
+    void refreshPrompts()
+    // A prompt file added or changed while the dev server runs joins the slash menu without a reload.
+    import.meta.hot?.on(PROMPTS_UPDATED_EVENT, () => void refreshPrompts())
     void started.initialize().then(() => {
       modelStatus.value = started.modelStatus
       ready.value = true
     })
     return true
+  }
+
+  let shownProblems = ''
+  /** Loads the author's prompts into the slash menu; a bad prompt file is a warning in the panel, once. */
+  async function refreshPrompts(): Promise<void> {
+    if (!runtime) return
+    try {
+      const { problems } = await runtime.refreshPrompts()
+      commands.value = runtime.commands
+      const text = problems.map(({ file, message }) => `- ${file}: ${message}`).join('\n')
+      if (text && text !== shownProblems) note(`Some of your prompt files could not be used:\n${text}`)
+      shownProblems = text
+    } catch (error) {
+      // A dev server without the prompts route: no custom prompts, nothing to warn about.
+      if ((error as { status?: number }).status !== 404) reportFailure(error)
+    }
   }
 
   function send(text: string): boolean {
@@ -317,6 +337,6 @@ export const useAssistantStore = defineStore('metablog-assistant', () => {
     open, draft, selection, mentions, currentFile, approvalMode, commands, setupOpen, isWorking, pendingCards, writtenPage,
     // actions
     connect, send, mention, unmention, findPages, runPlan, stop, decide, retry, previewResume, resume, discard, setApprovalMode, clearConversation, persist,
-    listSessions, readSession, continueSession,
+    listSessions, readSession, continueSession, refreshPrompts,
   }
 })
