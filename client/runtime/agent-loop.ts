@@ -15,12 +15,15 @@ import type { HistoryEntry } from './conversation/turns'
 
 export const DEFAULT_MAX_STEPS = 10
 
+/** Tokens kept free for the summary of compacted turns. */
+const SUMMARY_ROOM = 400
+
 /** The conversation the loop runs in: its budget and how to compact it. */
 export interface ConversationPort {
   /** The model's context window, in tokens. */
   window(model: string): number
   /** Summarises older turns; the new history, or null when there was nothing to summarise. */
-  compact(model: ModelPort, reason: 'budget' | 'overflow', taskId: string): Promise<HistoryEntry[] | null>
+  compact(model: ModelPort, reason: 'budget' | 'overflow', taskId: string, keepTokens?: number): Promise<HistoryEntry[] | null>
 }
 
 export interface AgentLoopOptions {
@@ -145,13 +148,17 @@ export async function runAgentLoop(context: SkillContext, options: AgentLoopOpti
   async function compact(reason: 'budget' | 'overflow'): Promise<boolean> {
     if (!conversation || !context.model) return false
     context.progress('Compacting the conversation…')
-    const history = await conversation.compact(context.model, reason, context.taskId)
+    // The verbatim turns get what the budget leaves after this turn's own messages and room for the summary.
+    const ownTokens = estimateRequest([messages[0]!, ...messages.slice(1 + historyLength)], specs)
+    const room = Math.floor(COMPACT_AT * conversation.window(context.model.model)) - ownTokens - SUMMARY_ROOM
+    const history = await conversation.compact(context.model, reason, context.taskId, Math.max(0, room))
     if (!history) return false
     messages.splice(1, historyLength, ...historyMessages(history))
     historyLength = history.length
     return true
   }
-  if (conversation && context.model && estimateRequest(messages, specs) > COMPACT_AT * conversation.window(context.model.model)) await compact('budget')
+  /** Whether the next request would pass the share of the window at which older turns are compacted. */
+  const overBudget = () => conversation !== undefined && context.model !== null && estimateRequest(messages, specs) > COMPACT_AT * conversation.window(context.model.model)
   const toolContext: ToolContext = {
     signal: context.signal,
     api: context.api,
@@ -166,6 +173,8 @@ export async function runAgentLoop(context: SkillContext, options: AgentLoopOpti
     let turn = context.recorded<ModelTurn>(`turn-${step}`)
     if (!turn) {
       await saved
+      // Checked before every request: tool results can push a long conversation over the budget mid-turn.
+      if (overBudget()) await compact('budget')
       try {
         turn = await modelTurn(context, messages, offered)
       } catch (error) {

@@ -1,3 +1,5 @@
+import fs from 'node:fs/promises'
+import path from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { builtinSkills } from '../../client/skills/index.js'
 import { builtinTools } from '../../client/tools/index.js'
@@ -110,6 +112,39 @@ describe('compaction', () => {
     expect(isSummary(2)).toBe(true)
     expect(state.messages.at(-1)).toMatchObject({ kind: 'assistant', text: expect.stringMatching(/^\*\*Conversation compacted\*\*: 1 earlier turn summarised; kept verbatim: “and about the rename idea”/) })
     expect(runtime.conversation.history().map((entry) => entry.role)).toEqual(['system', 'user', 'assistant'])
+  }, 120_000)
+
+  it('a tool result that pushes the running turn over the budget compacts before the next model request of the same turn', async () => {
+    const window = 3000
+    const { runtime } = agentRuntime({ 'gpt-4o-mini': window })
+    const page = 'posts/long-read.md'
+    await fs.mkdir(path.join(dev.root, 'posts'), { recursive: true })
+    await fs.writeFile(path.join(dev.root, page), `---\ntitle: Long read\n---\n\n${'A paragraph about durable storage and careful renames. '.repeat(60)}\n`)
+    const earlier = (index: number) => `Earlier answer ${index}: ${'temp files and renames keep writes whole. '.repeat(20)}`
+    for (let index = 0; index < 3; index++) {
+      fake.enqueue(answer(earlier(index)))
+      await runtime.processInput(`earlier question ${index} about durable writes`)
+    }
+    fake.reset()
+    fake.enqueue(
+      { toolCalls: [{ id: 'call_read', name: 'read_page', arguments: JSON.stringify({ path: page }) }], usage: { prompt_tokens: 900, completion_tokens: 20 } },
+      answer('Summary: three questions about durable writes.'),
+      answer('The long read says the same.'),
+    )
+    expect((await runtime.processInput('read posts/long-read.md and compare'))?.outcome).toBe('COMPLETED')
+    expect(fake.chatRequests).toHaveLength(3)
+    expect(isSummary(0)).toBe(false)
+    expect(isSummary(1)).toBe(true)
+    const last = messagesOf(2)
+    const before = estimateRequest([...messagesOf(0), ...last.slice(-2)] as never, TOOL_SPECS)
+    const after = estimateRequest(last as never, TOOL_SPECS)
+    console.log(`mid-turn compaction: budget ${COMPACT_AT * window} tokens; request before ${before} tokens, after ${after} tokens`)
+    expect(before).toBeGreaterThan(COMPACT_AT * window)
+    expect(after).toBeLessThan(COMPACT_AT * window)
+    // The running turn's tool call and result stay whole; the latest earlier turn stays verbatim.
+    expect(last.at(-1)).toMatchObject({ role: 'tool', content: expect.stringContaining('careful renames') })
+    expect(last).toContainEqual({ role: 'assistant', content: earlier(2) })
+    expect(last).not.toContainEqual({ role: 'assistant', content: earlier(0) })
   }, 120_000)
 
   const overflow: FakeReply = {

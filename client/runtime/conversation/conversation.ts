@@ -6,6 +6,7 @@ import type { CostTotals } from '../cost-tracker'
 import type { Logger } from '../logger'
 import { messageId } from '../messages'
 import type { ChatMessage, ChatState, ModelPort } from '../types'
+import { KEEP_SHARE } from './compaction'
 import { contextWindow } from './context-window'
 import { ConversationMemory, type Compaction, type HistoryEntry, type MemoryTurn } from './memory'
 import { entriesForTurn, turnsFromEntries } from './session-entries'
@@ -83,15 +84,16 @@ export class Conversation {
   port(): ConversationPort {
     return {
       window: (model) => this.window(model),
-      compact: async (model, reason, taskId) => ((await this.compact(model, reason, taskId)) ? this.history() : null),
+      compact: async (model, reason, taskId, keepTokens) => ((await this.compact(model, reason, taskId, keepTokens)) ? this.history() : null),
     }
   }
 
   /** Summarises the older turns and shows the "Conversation compacted" marker; null when there was nothing to summarise. */
-  async compact(model: ModelPort, reason: 'budget' | 'overflow' | 'command', taskId?: string): Promise<Compaction | null> {
+  async compact(model: ModelPort, reason: 'budget' | 'overflow' | 'command', taskId?: string, keepTokens?: number): Promise<Compaction | null> {
     const window = this.window(model.model)
     // Asked for, or the provider refused the request (the window we assumed is too large): keep only the last turn verbatim.
-    const compaction = await this.memory.compact(model, window, reason === 'budget' ? undefined : 0)
+    const keep = reason === 'budget' ? Math.min(keepTokens ?? Infinity, Math.floor(window * KEEP_SHARE)) : 0
+    const compaction = await this.memory.compact(model, window, keep)
     this.options.logger.log('agent.conversation.compacted', { reason, window, summarised: compaction?.summarised ?? 0, kept: compaction?.kept.length ?? 0 })
     if (!compaction) return null
     const kept = compaction.kept.map((request) => `“${request.length > 60 ? `${request.slice(0, 57)}…` : request}”`).join(', ')
