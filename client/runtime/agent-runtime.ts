@@ -94,6 +94,7 @@ export class AgentRuntime {
   readonly sessions: SessionsApi | null
   private prompts: { list: CustomPrompt[]; help: string } = { list: [], help: '' }
   private readonly loadPrompts: AgentRuntimeOptions['loadPrompts'] | null
+  private restoring: Promise<void> = Promise.resolve()
 
   constructor(options: AgentRuntimeOptions) {
     this.api = options.api
@@ -246,6 +247,7 @@ export class AgentRuntime {
     try {
       this.machine.transition('UNDERSTANDING')
       await this.initialize()
+      await this.restoring
       this.conversation.request(request, { currentFile: context.currentFile, mentions: context.mentions, mode })
       parse = custom ? AGENT_PARSE : await routeRequest(this.router, text, context, this.agentReady)
     } finally {
@@ -296,6 +298,20 @@ export class AgentRuntime {
     const session = await this.sessions.read(id)
     this.conversation.continueFrom(id, session.entries)
     return messagesFromEntries(id, session.entries)
+  }
+
+  /** After a reload: the conversation's memory comes back from its log, the panel keeps its own messages. */
+  restoreSession(id: string): Promise<void> {
+    const sessions = this.sessions
+    if (!sessions || this.conversation.memory.turnCount > 0) return Promise.resolve()
+    // A request sent right after the reload waits for it (see processInput); a failure only loses the memory.
+    this.restoring = sessions
+      .read(id)
+      .then((session) => {
+        if (this.conversation.memory.turnCount === 0) this.conversation.continueFrom(id, session.entries)
+      })
+      .catch((error: unknown) => this.logger.log('agent.error', { where: 'session-restore', message: (error as Error).message }, 'warn'))
+    return this.restoring
   }
 
   /** A new conversation: memory is emptied and a new session log starts. */

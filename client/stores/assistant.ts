@@ -13,6 +13,7 @@ import type { ApprovalDecision, ChatMessage, ChatState, ConflictDecision, Resuma
 import type { SessionResponse, SessionSummary } from '../api/sessions'
 import { PROMPTS_UPDATED_EVENT } from '../api/prompts'
 import { clearSavedConversation, loadConversation, saveConversation, type AssistantMessage } from './conversation-storage'
+import { savedSessionId, saveSessionId } from './session-storage'
 
 export type { AssistantMessage } from './conversation-storage'
 
@@ -148,6 +149,9 @@ export const useAssistantStore = defineStore('metablog-assistant', () => {
     // A changed page can change how risky a resume is: the resume banner checks again.
     runtime.bus.on('file:written', ({ path }) => (writtenPage.value = { path }))
     const started = runtime
+    // After a reload the panel still shows the conversation: its memory comes back from the session log.
+    const sessionId = savedSessionId()
+    if (sessionId && messages.value.length > 0) void started.restoreSession(sessionId)
     void refreshPrompts()
     // A prompt file added or changed while the dev server runs joins the slash menu without a reload.
     import.meta.hot?.on(PROMPTS_UPDATED_EVENT, () => void refreshPrompts())
@@ -182,6 +186,7 @@ export const useAssistantStore = defineStore('metablog-assistant', () => {
     selection.value = null
     mentions.value = []
     track(() => runtime!.processInput(request, { currentFile: currentFile.value, selectedText, ...(mentioned.length ? { mentions: mentioned } : {}) }), request)
+    saveSessionId(runtime.conversation.sessionId)
     return true
   }
 
@@ -294,6 +299,7 @@ export const useAssistantStore = defineStore('metablog-assistant', () => {
     messages.value = []
     runtime?.newConversation()
     clearSavedConversation()
+    saveSessionId(undefined)
   }
 
   /** The logged conversations, newest first; empty when the dev server keeps none. */
@@ -312,6 +318,7 @@ export const useAssistantStore = defineStore('metablog-assistant', () => {
   async function continueSession(id: string): Promise<void> {
     if (!runtime || isWorking.value) return
     messages.value = await runtime.continueSession(id)
+    saveSessionId(id)
   }
 
   // A selection belongs to the page it was made on.

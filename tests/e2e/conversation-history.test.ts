@@ -79,6 +79,24 @@ describe('History in the panel', () => {
       { role: 'assistant', content: 'Fsync flushes the temp file before the rename.' },
       { role: 'user', content: 'shorter please' },
     ])
+
+    // A reload keeps the panel's messages (sessionStorage) and brings the memory back from the log.
+    await until(() => [...logs.values()].some((entries) => entries.some((entry) => entry.type === 'assistant' && entry.text.startsWith('Shorter'))), 10_000, 'the logged follow-up')
+    await page.reload()
+    await page.getByRole('button', { name: 'Open MetaBlog assistant' }).waitFor()
+    await studio.openPanel()
+    await page.getByTestId('metablog-messages').getByText('Shorter: fsync makes it durable.').waitFor()
+    fake.enqueue(answer('Fsync 让写入持久。'))
+    await studio.ask('now in Chinese')
+    await page.getByTestId('metablog-message').filter({ hasText: 'Fsync 让写入持久。' }).waitFor({ timeout: 20_000 })
+    const afterReload = (fake.chatRequests.at(-1)!.body.messages as { role: string; content: string }[]).filter((message) => message.role !== 'system')
+    expect(afterReload.map((message) => message.content)).toEqual([
+      'what does fsync add here?',
+      'Fsync flushes the temp file before the rename.',
+      'shorter please',
+      'Shorter: fsync makes it durable.',
+      'now in Chinese',
+    ])
     expect(studio.pageErrors).toEqual([])
   }, 120_000)
 })
