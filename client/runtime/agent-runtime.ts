@@ -18,11 +18,9 @@ import { AGENT_PARSE, replyInstead, routeRequest } from './route-request'
 import { Conversation } from './conversation/conversation'
 import { createModelPort } from './model-port'
 import { attachmentNote, readAttachments } from './conversation/mentions'
-import { SessionLog } from './conversation/session-log'
-import { messagesFromEntries } from './conversation/session-entries'
 import type { SessionsApi } from '../api/sessions'
-import type { CustomPrompt, PromptsResponse } from '../api/prompts'
-import { matchPrompt, promptCommand, promptsHelp } from './conversation/custom-prompts'
+import type { PromptsResponse } from '../api/prompts'
+import { CustomPrompts, matchPrompt, promptCommand } from './conversation/custom-prompts'
 import { createLogger, type Logger } from './logger'
 import { BUSY, STOPPED, messageId, pushNote } from './messages'
 import { ModelStatus } from './model-status'
@@ -92,9 +90,7 @@ export class AgentRuntime {
   private readonly status: ModelStatus
   readonly conversation: Conversation
   readonly sessions: SessionsApi | null
-  private prompts: { list: CustomPrompt[]; help: string } = { list: [], help: '' }
-  private readonly loadPrompts: AgentRuntimeOptions['loadPrompts'] | null
-  private restoring: Promise<void> = Promise.resolve()
+  private readonly prompts: CustomPrompts
 
   constructor(options: AgentRuntimeOptions) {
     this.api = options.api
@@ -110,12 +106,12 @@ export class AgentRuntime {
           : undefined,
     })
     this.sessions = options.sessions ?? null
-    this.loadPrompts = options.loadPrompts ?? null
+    this.prompts = new CustomPrompts(options.loadPrompts ?? null)
     this.conversation = new Conversation({
       state: this.state,
       logger: this.logger,
       windows: options.contextWindows,
-      log: this.sessions && new SessionLog(this.sessions, this.logger),
+      sessions: this.sessions,
       usage: (taskId) => this.costs.task(taskId),
       model: () => this.status.current?.model ?? undefined,
     })
@@ -182,22 +178,16 @@ export class AgentRuntime {
   }
 
   /** Lists the prompt files again (at start and when one changes); what could not be used comes back as problems. */
-  async refreshPrompts(): Promise<PromptsResponse> {
-    if (!this.loadPrompts) return { prompts: [], problems: [] }
-    return this.setPrompts(await this.loadPrompts())
+  refreshPrompts(): Promise<PromptsResponse> {
+    return this.prompts.refresh(this.builtinCommands())
   }
 
-  /** The author's prompt files, as the dev server last listed them; a prompt named like a built-in command is refused. */
   setPrompts(response: PromptsResponse): PromptsResponse {
-    const taken = new Set([...this.router.vocabulary.menu.map((command) => command.name), COMPACT_COMMAND.name])
-    const problems = [...response.problems]
-    const prompts = response.prompts.filter((prompt) => {
-      if (!taken.has(prompt.command)) return true
-      problems.push({ file: prompt.file, message: `/${prompt.command} is a built-in command; give this prompt another "command".` })
-      return false
-    })
-    this.prompts = { list: prompts, help: promptsHelp(prompts) }
-    return { prompts, problems }
+    return this.prompts.set(response, this.builtinCommands())
+  }
+
+  private builtinCommands(): string[] {
+    return [...this.router.vocabulary.menu.map((command) => command.name), COMPACT_COMMAND.name]
   }
 
   /** Loads the model status and the resumable tasks; safe to call any number of times. */
@@ -247,7 +237,7 @@ export class AgentRuntime {
     try {
       this.machine.transition('UNDERSTANDING')
       await this.initialize()
-      await this.restoring
+      await this.conversation.restoring
       this.conversation.request(request, { currentFile: context.currentFile, mentions: context.mentions, mode })
       parse = custom ? AGENT_PARSE : await routeRequest(this.router, text, context, this.agentReady)
     } finally {
@@ -293,25 +283,13 @@ export class AgentRuntime {
 
   /** Continues a logged conversation: its memory comes back; the panel's messages for it are returned. */
   async continueSession(id: string): Promise<ChatMessage[]> {
-    if (!this.sessions) throw new Error('This dev server does not keep conversation logs.')
     if (this.active || this.starting) throw new Error(BUSY)
-    const session = await this.sessions.read(id)
-    this.conversation.continueFrom(id, session.entries)
-    return messagesFromEntries(id, session.entries)
+    return this.conversation.continueSession(id)
   }
 
   /** After a reload: the conversation's memory comes back from its log, the panel keeps its own messages. */
   restoreSession(id: string): Promise<void> {
-    const sessions = this.sessions
-    if (!sessions || this.conversation.memory.turnCount > 0) return Promise.resolve()
-    // A request sent right after the reload waits for it (see processInput); a failure only loses the memory.
-    this.restoring = sessions
-      .read(id)
-      .then((session) => {
-        if (this.conversation.memory.turnCount === 0) this.conversation.continueFrom(id, session.entries)
-      })
-      .catch((error: unknown) => this.logger.log('agent.error', { where: 'session-restore', message: (error as Error).message }, 'warn'))
-    return this.restoring
+    return this.conversation.restoreSession(id)
   }
 
   /** A new conversation: memory is emptied and a new session log starts. */

@@ -1,6 +1,6 @@
 // The runtime's side of the conversation: what each finished task adds to memory, compaction with
 // its marker in the panel, and the window the budget comes from.
-import type { SessionEntry } from '../../api/sessions'
+import type { SessionEntry, SessionsApi } from '../../api/sessions'
 import type { ConversationPort } from '../agent-loop'
 import type { CostTotals } from '../cost-tracker'
 import type { Logger } from '../logger'
@@ -9,8 +9,8 @@ import type { ChatMessage, ChatState, ModelPort } from '../types'
 import { KEEP_SHARE } from './compaction'
 import { contextWindow } from './context-window'
 import { ConversationMemory, type Compaction, type HistoryEntry, type MemoryTurn } from './memory'
-import { entriesForTurn, turnsFromEntries } from './session-entries'
-import type { SessionLog } from './session-log'
+import { entriesForTurn, messagesFromEntries, turnsFromEntries } from './session-entries'
+import { SessionLog } from './session-log'
 
 /** What memory keeps of a recipe's reply. */
 const RECIPE_SUMMARY_LIMIT = 600
@@ -34,23 +34,50 @@ export class Conversation {
       logger: Logger
       /** The author's context-window option: model name (or "*") → tokens. */
       windows?: Readonly<Record<string, number>>
-      /** Where every turn is logged; null when the page has no session routes. */
-      log?: SessionLog | null
+      /** The session-log routes every turn is appended to; null when the page has none. */
+      sessions?: SessionsApi | null
       /** What a task spent, and the model in use, for the log. */
       usage?: (taskId: string) => CostTotals | undefined
       model?: () => string | undefined
     },
-  ) {}
+  ) {
+    this.log = options.sessions ? new SessionLog(options.sessions, options.logger) : null
+  }
 
+  private readonly log: SessionLog | null
   private logged = false
+  /** A memory being restored from the log after a reload: requests wait for it. */
+  restoring: Promise<void> = Promise.resolve()
+
+  /** Continues a logged conversation; the panel's messages for it are returned. */
+  async continueSession(id: string): Promise<ChatMessage[]> {
+    if (!this.options.sessions) throw new Error('This dev server does not keep conversation logs.')
+    const session = await this.options.sessions.read(id)
+    this.continueFrom(id, session.entries)
+    return messagesFromEntries(id, session.entries)
+  }
+
+  /** After a reload: memory comes back from the log, unless the conversation already went on. */
+  restoreSession(id: string): Promise<void> {
+    const sessions = this.options.sessions
+    if (!sessions || this.memory.turnCount > 0) return Promise.resolve()
+    this.restoring = sessions
+      .read(id)
+      .then((session) => {
+        if (this.memory.turnCount === 0) this.continueFrom(id, session.entries)
+      })
+      // A failure only loses the memory: the next request starts afresh.
+      .catch((error: unknown) => this.options.logger.log('agent.error', { where: 'session-restore', message: (error as Error).message }, 'warn'))
+    return this.restoring
+  }
 
   get sessionId(): string | undefined {
-    return this.options.log?.id
+    return this.log?.id
   }
 
   /** Logs the author's request as it arrives (the rest of the turn is logged when it ends). */
   request(text: string, context: { currentFile?: string; mentions?: string[]; mode?: string }): void {
-    const log = this.options.log
+    const log = this.log
     if (!log) return
     if (!this.logged) log.append({ type: 'meta', ...(context.mode ? { mode: context.mode } : {}), ...(this.options.model?.() ? { model: this.options.model()! } : {}) })
     this.logged = true
@@ -61,14 +88,14 @@ export class Conversation {
   continueFrom(id: string, entries: readonly SessionEntry[]): void {
     const { turns, summary } = turnsFromEntries(entries)
     this.memory.load(turns, summary)
-    this.options.log?.switchTo(id)
+    this.log?.switchTo(id)
     this.logged = true
   }
 
   /** A new conversation: empty memory, a new log. */
   restart(): void {
     this.memory.clear()
-    this.options.log?.restart()
+    this.log?.restart()
     this.logged = false
   }
 
@@ -105,7 +132,7 @@ export class Conversation {
       streaming: false,
       text: `**Conversation compacted**${why}: ${compaction.summarised} earlier turn${compaction.summarised === 1 ? '' : 's'} summarised; kept verbatim: ${kept}.`,
     })
-    this.options.log?.append({ type: 'compaction', summary: compaction.summary, keptFrom: compaction.keptFrom })
+    this.log?.append({ type: 'compaction', summary: compaction.summary, keptFrom: compaction.keptFrom })
     return compaction
   }
 
@@ -124,6 +151,6 @@ export class Conversation {
       turn.recipe = { skill: finished.skill, summary, ...(finished.written.length ? { paths: [...new Set(finished.written)] } : {}) }
     }
     this.memory.remember(turn)
-    for (const entry of entriesForTurn(turn, own, this.options.usage?.(finished.taskId), this.options.model?.())) this.options.log?.append(entry)
+    for (const entry of entriesForTurn(turn, own, this.options.usage?.(finished.taskId), this.options.model?.())) this.log?.append(entry)
   }
 }

@@ -1,5 +1,5 @@
 // Custom prompts as slash commands: which one a message runs, and the request it becomes.
-import type { CustomPrompt } from '../../api/prompts'
+import type { CustomPrompt, PromptsResponse } from '../../api/prompts'
 import type { SlashCommand } from '../vocabulary'
 
 export interface PromptRun {
@@ -35,4 +35,30 @@ export function matchPrompt(
 export function promptsHelp(prompts: readonly CustomPrompt[]): string {
   if (prompts.length === 0) return ''
   return ['**Your prompts**', ...prompts.map((prompt) => `- \`/${prompt.command}\` — ${prompt.description} _(${prompt.file})_`)].join('\n')
+}
+
+/** The author's prompts as the dev server last listed them; a prompt named like a built-in command is refused. */
+export class CustomPrompts {
+  list: CustomPrompt[] = []
+  help = ''
+
+  constructor(private readonly load: ((signal?: AbortSignal) => Promise<PromptsResponse>) | null) {}
+
+  /** Lists the prompt files again; what could not be used comes back as problems. */
+  async refresh(builtins: readonly string[]): Promise<PromptsResponse> {
+    return this.load ? this.set(await this.load(), builtins) : { prompts: [], problems: [] }
+  }
+
+  set(response: PromptsResponse, builtins: readonly string[]): PromptsResponse {
+    const taken = new Set(builtins)
+    const problems = [...response.problems]
+    const prompts = response.prompts.filter((prompt) => {
+      if (!taken.has(prompt.command)) return true
+      problems.push({ file: prompt.file, message: `/${prompt.command} is a built-in command; give this prompt another "command".` })
+      return false
+    })
+    this.list = prompts
+    this.help = promptsHelp(prompts)
+    return { prompts, problems }
+  }
 }
