@@ -186,6 +186,12 @@ export class AgentRuntime {
     return this.prompts.set(response, this.builtinCommands())
   }
 
+  /** /help beyond the skills: /compact and the author's prompts. */
+  private extraHelp(): string {
+    if (!this.skills.has(AGENT_SKILL)) return ''
+    return [`- \`/${COMPACT_COMMAND.name}\` — ${COMPACT_COMMAND.description.toLowerCase()}`, this.prompts.help].filter(Boolean).join('\n\n')
+  }
+
   private builtinCommands(): string[] {
     return [...this.router.vocabulary.menu.map((command) => command.name), COMPACT_COMMAND.name]
   }
@@ -250,7 +256,7 @@ export class AgentRuntime {
     }
     this.logger.log('agent.intent.parsed', { intent: parse.intent, confidence: parse.confidence, source: parse.source })
     const skill = [...this.skills.values()].find((candidate) => candidate.intents.includes(parse.intent))
-    const reply = replyInstead(parse, skill, this.router, this.status.ready, this.prompts.help)
+    const reply = replyInstead(parse, skill, this.router, this.status.ready, this.extraHelp())
     if (reply !== null) {
       if (reply === 'setup') this.showSetup()
       else pushNote(this.state, reply.note)

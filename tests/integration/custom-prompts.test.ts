@@ -62,6 +62,7 @@ describe('custom prompts', () => {
     expect(runtime.commands.at(-1)!.name).toBe('help')
     await runtime.processInput('/help')
     expect(state.messages.at(-1)).toMatchObject({ kind: 'assistant', text: expect.stringContaining('`/proofread` — Find typos on this page') })
+    expect(state.messages.at(-1)).toMatchObject({ kind: 'assistant', text: expect.stringContaining('`/compact` — summarise the older turns') })
 
     // A file added later (the HMR event makes the page list them again).
     server.setPrompts({ prompts: [PROOFREAD, { ...PROOFREAD, command: 'tighten', description: 'Shorten', file: 'prompts/tighten.md' }], problems: [] })
