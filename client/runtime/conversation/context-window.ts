@@ -23,13 +23,19 @@ const KNOWN_WINDOWS: readonly [RegExp, number][] = [
 /** What an unknown model is assumed to read: small enough for most local models. */
 export const DEFAULT_CONTEXT_WINDOW = 8_192
 
+/**
+ * The most of a huge window the conversation uses unless the author sets one: each request resends
+ * it all (cost), and a running turn's checkpoint carries it (the API's 2 MiB body limit).
+ */
+export const MAX_DEFAULT_WINDOW = 128_000
+
 /** The share of the window a request may fill before older turns are compacted. */
 export const COMPACT_AT = 0.8
 
-/** The model's window: the author's option for it (exact name, then "*"), the table, or the default. */
+/** The model's window: the author's option for it (exact name, then "*"), else the table (capped) or the default. */
 export function contextWindow(model: string | undefined, overrides: Readonly<Record<string, number>> = {}): number {
   const name = (model ?? '').toLowerCase().replace(/^.*\//, '')
   if (model !== undefined && Object.hasOwn(overrides, model)) return overrides[model]!
   if (Object.hasOwn(overrides, '*')) return overrides['*']!
-  return KNOWN_WINDOWS.find(([pattern]) => pattern.test(name))?.[1] ?? DEFAULT_CONTEXT_WINDOW
+  return Math.min(KNOWN_WINDOWS.find(([pattern]) => pattern.test(name))?.[1] ?? DEFAULT_CONTEXT_WINDOW, MAX_DEFAULT_WINDOW)
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { compactTurns, keptFrom } from '../../../../../client/runtime/conversation/compaction'
 import { isContextLengthError } from '../../../../../client/runtime/conversation/context-length-error'
-import { contextWindow, DEFAULT_CONTEXT_WINDOW } from '../../../../../client/runtime/conversation/context-window'
+import { contextWindow, DEFAULT_CONTEXT_WINDOW, MAX_DEFAULT_WINDOW } from '../../../../../client/runtime/conversation/context-window'
 import { ConversationMemory } from '../../../../../client/runtime/conversation/memory'
 import { estimateRequest, estimateTokens } from '../../../../../client/runtime/conversation/tokens'
 import type { MemoryTurn } from '../../../../../client/runtime/conversation/turns'
@@ -33,6 +33,9 @@ describe('context windows', () => {
     expect(contextWindow('deepseek-chat')).toBe(64_000)
     expect(contextWindow('qwen/qwen-plus')).toBe(131_072)
     expect(contextWindow('my-finetune')).toBe(DEFAULT_CONTEXT_WINDOW)
+    // A huge window is used only up to a cap (cost per request, checkpoint size), unless the author says otherwise.
+    expect(contextWindow('gpt-4.1-mini')).toBe(MAX_DEFAULT_WINDOW)
+    expect(contextWindow('gpt-4.1-mini', { 'gpt-4.1-mini': 1_000_000 })).toBe(1_000_000)
     expect(contextWindow('gpt-4o-mini', { 'gpt-4o-mini': 4000 })).toBe(4000)
     expect(contextWindow('llama3', { '*': 16_000 })).toBe(16_000)
     // A name from untrusted config is looked up as an own key only.
