@@ -33,6 +33,7 @@ describe('context windows', () => {
     expect(contextWindow('deepseek-chat')).toBe(64_000)
     expect(contextWindow('qwen/qwen-plus', { '*': 131_072 })).toBe(131_072)
     expect(contextWindow('qwen/qwen-plus')).toBe(MAX_DEFAULT_WINDOW)
+    expect(contextWindow('openrouter/deepseek-chat')).toBe(64_000)
     expect(contextWindow('my-finetune')).toBe(DEFAULT_CONTEXT_WINDOW)
     // A huge window is used only up to a cap (cost per request, checkpoint size), unless the author says otherwise.
     expect(contextWindow('gpt-4.1-mini')).toBe(MAX_DEFAULT_WINDOW)
