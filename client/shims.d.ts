@@ -7,3 +7,6 @@ declare module 'virtual:metablog/graph' {
 
 /** The `agent.maxSteps` option, put in by withMetaBlog (absent when the theme runs without it). */
 declare const __METABLOG_AGENT_MAX_STEPS__: number | undefined
+
+/** The `agent.contextWindows` option, put in by withMetaBlog (absent when the theme runs without it). */
+declare const __METABLOG_AGENT_CONTEXT_WINDOWS__: Record<string, number> | undefined

@@ -8,7 +8,7 @@ import { knowledgePlugin } from './knowledge-plugin.js'
 import { liveSearchPlugin } from './local-search/live-search-plugin.js'
 import { KnowledgeService } from './knowledge-service.js'
 import { wikiLinkPlugin } from './markdown/wiki-link-rule.js'
-import { AGENT_MAX_STEPS_DEFINE, BACKLINKS_DEFINE, resolveOptions, type MetaBlogOptions } from './options.js'
+import { AGENT_CONTEXT_WINDOWS_DEFINE, AGENT_MAX_STEPS_DEFINE, BACKLINKS_DEFINE, resolveOptions, type MetaBlogOptions } from './options.js'
 import { withCjkTokenizer } from '../server/knowledge/local-search-options.js'
 
 export type { MetaBlogOptions } from './options.js'
@@ -47,7 +47,12 @@ function extend<T extends UserConfig>(config: T, options: MetaBlogOptions): T {
       ...vite,
       // The dev-only API applies to `serve` alone; the knowledge layer serves dev and build.
       plugins: [...(vite.plugins ?? []), hardenPlugin(source), devApiPlugin(resolved, knowledge), knowledgePlugin(knowledge), clientDepsPlugin(), liveSearchPlugin()],
-      define: { ...vite.define, [AGENT_MAX_STEPS_DEFINE]: JSON.stringify(resolved.agent.maxSteps), [BACKLINKS_DEFINE]: JSON.stringify(resolved.backlinks) },
+      define: {
+        ...vite.define,
+        [AGENT_MAX_STEPS_DEFINE]: JSON.stringify(resolved.agent.maxSteps),
+        [AGENT_CONTEXT_WINDOWS_DEFINE]: JSON.stringify(resolved.agent.contextWindows),
+        [BACKLINKS_DEFINE]: JSON.stringify(resolved.backlinks),
+      },
     },
   }
 }

@@ -29,14 +29,17 @@ export interface MetaBlogOptions {
    * METABLOG_MODEL from the environment or .env; also prices, the Ollama probe, retries and timeouts.
    */
   llm?: LlmOptions
-  /** The tool-calling agent: `maxSteps` model turns per request at most (default 10). */
-  agent?: { maxSteps?: number }
+  /**
+   * The tool-calling agent: `maxSteps` model turns per request at most (default 10);
+   * `contextWindows` overrides the built-in table of context windows, model name (or "*") → tokens.
+   */
+  agent?: { maxSteps?: number; contextWindows?: Record<string, number> }
   /** The folder of custom prompt files (slash commands), relative to the site root. Default `.vitepress/metablog/prompts`. */
   promptsDir?: string
 }
 
 export type ResolvedOptions = Required<Omit<MetaBlogOptions, 'llm' | 'agent' | 'backlinks'>> &
-  Pick<MetaBlogOptions, 'llm'> & { agent: { maxSteps: number }; backlinks: BacklinksSetting }
+  Pick<MetaBlogOptions, 'llm'> & { agent: { maxSteps: number; contextWindows: Record<string, number> }; backlinks: BacklinksSetting }
 
 /** The agent's default step limit; the client has the same default. */
 export const DEFAULT_AGENT_MAX_STEPS = 10
@@ -54,6 +57,16 @@ function backlinks(value: MetaBlogOptions['backlinks']): BacklinksSetting {
   return { enabled: true, outline: value.outline === true, labels: value.labels ?? {} }
 }
 
+/** The name the context-window overrides reach the page under (a Vite `define`). */
+export const AGENT_CONTEXT_WINDOWS_DEFINE = '__METABLOG_AGENT_CONTEXT_WINDOWS__'
+
+function contextWindows(value: Record<string, number> | undefined): Record<string, number> {
+  for (const [model, tokens] of Object.entries(value ?? {})) {
+    if (!Number.isInteger(tokens) || tokens < 1024) throw new Error(`metablog: agent.contextWindows[${JSON.stringify(model)}] must be a whole number of tokens, at least 1024, not ${tokens}.`)
+  }
+  return { ...value }
+}
+
 function maxSteps(value: number | undefined): number {
   if (value === undefined) return DEFAULT_AGENT_MAX_STEPS
   if (!Number.isInteger(value) || value < 1 || value > 100) throw new Error(`metablog: agent.maxSteps must be a whole number from 1 to 100, not ${value}.`)
@@ -67,7 +80,7 @@ export function resolveOptions(options: MetaBlogOptions = {}): ResolvedOptions {
     checkpointMaxAgeMs: options.checkpointMaxAgeMs ?? CHECKPOINT_MAX_AGE_MS,
     sidebar: options.sidebar ?? true,
     llm: options.llm,
-    agent: { maxSteps: maxSteps(options.agent?.maxSteps) },
+    agent: { maxSteps: maxSteps(options.agent?.maxSteps), contextWindows: contextWindows(options.agent?.contextWindows) },
     promptsDir: options.promptsDir ?? DEFAULT_PROMPTS_DIR,
     backlinks: backlinks(options.backlinks),
   }

@@ -6,13 +6,30 @@ import { agentPrompt, blogShape, type BlogShape } from './agent-prompt'
 import { executeToolCall, toolSet, toolSpecs, type Tool, type ToolContext, type ToolOutcome } from './define-tool'
 import { NO_MODEL } from './messages'
 import { pagePath } from './page-path'
-import type { ModelToolCall, ModelTurn, SkillContext } from './types'
+import type { ModelPort, ModelToolCall, ModelTurn, SkillContext } from './types'
+import { COMPACT_AT } from './conversation/context-window'
+import { isContextLengthError } from './conversation/context-length-error'
+import { withAttachments } from './conversation/mentions'
+import { estimateRequest } from './conversation/tokens'
+import type { HistoryEntry } from './conversation/turns'
 
 export const DEFAULT_MAX_STEPS = 10
+
+/** Tokens kept free for the summary of compacted turns. */
+const SUMMARY_ROOM = 400
+
+/** The conversation the loop runs in: its budget and how to compact it. */
+export interface ConversationPort {
+  /** The model's context window, in tokens. */
+  window(model: string): number
+  /** Summarises older turns; the new history, or null when there was nothing to summarise. */
+  compact(model: ModelPort, reason: 'budget' | 'overflow', taskId: string, keepTokens?: number): Promise<HistoryEntry[] | null>
+}
 
 export interface AgentLoopOptions {
   tools: readonly Tool[]
   maxSteps: number
+  conversation?: ConversationPort
 }
 
 export interface AgentLoopResult {
@@ -40,6 +57,10 @@ function assistantMessage(turn: ModelTurn): ChatCompletionMessageParam {
   }
 }
 
+function historyMessages(history: readonly HistoryEntry[]): ChatCompletionMessageParam[] {
+  return history.map((entry) => ({ role: entry.role, content: entry.text }) as ChatCompletionMessageParam)
+}
+
 function isRead(tools: readonly Tool[], name: string): boolean {
   return tools.some((tool) => tool.name === name && tool.category === 'read')
 }
@@ -58,8 +79,11 @@ async function runCall(context: SkillContext, tools: readonly Tool[], offered: r
     // The write landed just before the interruption, but its result was not saved: doing it again would apply it twice.
     outcome = { ok: true, result: { status: 'applied', path: page, note: 'applied before an interruption' }, summary: `${tool.describe(call.arguments)} (before the interruption)` }
   } else if (tool && !offered.includes(tool)) {
-    const message = `${call.name} is not available in plan mode: only read tools are. Finish with a numbered plan instead.`
-    outcome = { ok: false, error: { code: 'ERR_TOOL_NOT_ALLOWED', message }, summary: `${call.name}: not allowed in plan mode` }
+    const planMode = context.inputs.mode === 'plan' && tool.category !== 'read'
+    const message = planMode
+      ? `${call.name} is not available in plan mode: only read tools are. Finish with a numbered plan instead.`
+      : `${call.name} is not available for this request: use only the tools you were given.`
+    outcome = { ok: false, error: { code: 'ERR_TOOL_NOT_ALLOWED', message }, summary: `${call.name}: not allowed ${planMode ? 'in plan mode' : 'for this request'}` }
   } else {
     outcome = await executeToolCall(toolSet(offered), call, toolContext)
   }
@@ -106,16 +130,35 @@ async function modelTurn(context: SkillContext, messages: ChatCompletionMessageP
 export async function runAgentLoop(context: SkillContext, options: AgentLoopOptions): Promise<AgentLoopResult> {
   const { inputs } = context
   const mode = inputs.mode ?? 'ask'
-  const offered = offeredTools(options.tools, mode)
+  // A custom prompt's allow-list narrows what the mode offers.
+  const offered = offeredTools(options.tools, mode).filter((tool) => !inputs.tools || inputs.tools.includes(tool.name))
   const shape =
     context.recorded<BlogShape>('shape') ??
     blogShape((await context.api.listPages({ signal: context.signal })).pages, inputs.currentFile)
   if (!context.recorded('shape')) await context.record('shape', shape)
   const messages: ChatCompletionMessageParam[] = [
     { role: 'system', content: agentPrompt({ shape, mode, currentFile: inputs.currentFile, selectedText: inputs.selectedText }) },
-    ...(inputs.history ?? []).map((entry) => ({ role: entry.role, content: entry.text })),
-    { role: 'user', content: inputs.text },
+    ...historyMessages(inputs.history ?? []),
+    { role: 'user', content: withAttachments(inputs.text, inputs.attachments) },
   ]
+  let historyLength = inputs.history?.length ?? 0
+  const specs = toolSpecs(offered)
+  const { conversation } = options
+  /** Swaps the history part of the request for a compacted one; false when nothing could be compacted. */
+  async function compact(reason: 'budget' | 'overflow'): Promise<boolean> {
+    if (!conversation || !context.model) return false
+    context.progress('Compacting the conversation…')
+    // The verbatim turns get what the budget leaves after this turn's own messages and room for the summary.
+    const ownTokens = estimateRequest([messages[0]!, ...messages.slice(1 + historyLength)], specs)
+    const room = Math.floor(COMPACT_AT * conversation.window(context.model.model)) - ownTokens - SUMMARY_ROOM
+    const history = await conversation.compact(context.model, reason, context.taskId, Math.max(0, room))
+    if (!history) return false
+    messages.splice(1, historyLength, ...historyMessages(history))
+    historyLength = history.length
+    return true
+  }
+  /** Whether the next request would pass the share of the window at which older turns are compacted. */
+  const overBudget = () => conversation !== undefined && context.model !== null && estimateRequest(messages, specs) > COMPACT_AT * conversation.window(context.model.model)
   const toolContext: ToolContext = {
     signal: context.signal,
     api: context.api,
@@ -130,7 +173,15 @@ export async function runAgentLoop(context: SkillContext, options: AgentLoopOpti
     let turn = context.recorded<ModelTurn>(`turn-${step}`)
     if (!turn) {
       await saved
-      turn = await modelTurn(context, messages, offered)
+      // Checked before every request: tool results can push a long conversation over the budget mid-turn.
+      if (overBudget()) await compact('budget')
+      try {
+        turn = await modelTurn(context, messages, offered)
+      } catch (error) {
+        // One compaction and one retry: a second overflow is the author's to see, never a loop.
+        if (!isContextLengthError(error) || !(await compact('overflow'))) throw error
+        turn = await modelTurn(context, messages, offered)
+      }
       // Not waited for: the tools run while it is sent (a write saves the checkpoint before it is made).
       saved = context.record(`turn-${step}`, turn)
     }

@@ -14,7 +14,13 @@ import type { Tool } from './define-tool'
 import { describeFailure } from './failure'
 import type { SlashCommand } from './vocabulary'
 import { IntentRouter, type RouteContext } from './intent-router'
-import { ConversationHistory, replyInstead, routeRequest } from './route-request'
+import { AGENT_PARSE, replyInstead, routeRequest } from './route-request'
+import { Conversation } from './conversation/conversation'
+import { createModelPort } from './model-port'
+import { attachmentNote, readAttachments } from './conversation/mentions'
+import type { SessionsApi } from '../api/sessions'
+import type { PromptsResponse } from '../api/prompts'
+import { CustomPrompts, matchPrompt, promptCommand } from './conversation/custom-prompts'
 import { createLogger, type Logger } from './logger'
 import { BUSY, STOPPED, messageId, pushNote } from './messages'
 import { ModelStatus } from './model-status'
@@ -23,7 +29,7 @@ import { checkpointProblem, findCheckpoint, previewResume, ResumeRefusedError, t
 import { DEFAULT_WATCHDOG_MS, FINAL_STATES, StateMachine, type AgentState } from './state-machine'
 import { runToOutcome, showFailure } from './task-outcome'
 import { TaskRun, type TaskHost } from './task-run'
-import type { ApprovalDecision, ChatState, ConflictDecision, Skill, TaskInputs, TaskRecord } from './types'
+import type { ApprovalDecision, ChatMessage, ChatState, ConflictDecision, Skill, TaskInputs, TaskRecord } from './types'
 
 export type { ApprovalMode } from './approvals'
 export { ResumeRefusedError } from './resume'
@@ -49,7 +55,16 @@ export interface AgentRuntimeOptions {
   tools?: readonly Tool[]
   /** Model turns one agent request may take (default 10). */
   maxSteps?: number
+  /** Context windows by model name (or "*"), in tokens, over the built-in table. */
+  contextWindows?: Readonly<Record<string, number>>
+  /** The session-log routes: every turn is appended there. */
+  sessions?: SessionsApi | null
+  /** Lists the author's prompt files (GET /prompts). */
+  loadPrompts?: (signal?: AbortSignal) => Promise<PromptsResponse>
 }
+
+/** The command that compacts the conversation on demand. */
+export const COMPACT_COMMAND: SlashCommand = { name: 'compact', description: 'Summarise the older turns of this conversation to free room' }
 
 
 /** The agent behind the orb: understands a request, runs the skill for it, and can stop or resume it. */
@@ -73,7 +88,9 @@ export class AgentRuntime {
   private initializing: Promise<void> | null = null
   private readonly resumable: ResumableTasks
   private readonly status: ModelStatus
-  private readonly conversation = new ConversationHistory()
+  readonly conversation: Conversation
+  readonly sessions: SessionsApi | null
+  private readonly prompts: CustomPrompts
 
   constructor(options: AgentRuntimeOptions) {
     this.api = options.api
@@ -88,8 +105,18 @@ export class AgentRuntime {
           ? classifyWithModel(this.llm, text, context, this.starting?.signal, { costs: this.costs, logger: this.logger, model: this.status.current?.model ?? 'unknown' }, this.router.vocabulary)
           : undefined,
     })
+    this.sessions = options.sessions ?? null
+    this.prompts = new CustomPrompts(options.loadPrompts ?? null)
+    this.conversation = new Conversation({
+      state: this.state,
+      logger: this.logger,
+      windows: options.contextWindows,
+      sessions: this.sessions,
+      usage: (taskId) => this.costs.task(taskId),
+      model: () => this.status.current?.model ?? undefined,
+    })
     for (const skill of options.skills ?? []) this.registerSkill(skill)
-    if (options.tools?.length) this.registerSkill(createAgentSkill({ tools: options.tools, maxSteps: options.maxSteps }))
+    if (options.tools?.length) this.registerSkill(createAgentSkill({ tools: options.tools, maxSteps: options.maxSteps, conversation: this.conversation.port() }))
     this.watchdogMs = options.watchdogMs ?? DEFAULT_WATCHDOG_MS
     this.tabId = options.tabId ?? currentTabId()
     this.resumable = new ResumableTasks({
@@ -145,7 +172,28 @@ export class AgentRuntime {
 
   /** The slash menu: the commands of the skills this runtime understands. */
   get commands(): readonly SlashCommand[] {
-    return this.router.vocabulary.menu
+    const menu = this.router.vocabulary.menu
+    if (!this.skills.has(AGENT_SKILL)) return menu
+    return [...menu.slice(0, -1), COMPACT_COMMAND, ...this.prompts.list.map(promptCommand), ...menu.slice(-1)]
+  }
+
+  /** Lists the prompt files again (at start and when one changes); what could not be used comes back as problems. */
+  refreshPrompts(): Promise<PromptsResponse> {
+    return this.prompts.refresh(this.builtinCommands())
+  }
+
+  setPrompts(response: PromptsResponse): PromptsResponse {
+    return this.prompts.set(response, this.builtinCommands())
+  }
+
+  /** /help beyond the skills: /compact and the author's prompts. */
+  private extraHelp(): string {
+    if (!this.skills.has(AGENT_SKILL)) return ''
+    return [`- \`/${COMPACT_COMMAND.name}\` — ${COMPACT_COMMAND.description.toLowerCase()}`, this.prompts.help].filter(Boolean).join('\n\n')
+  }
+
+  private builtinCommands(): string[] {
+    return [...this.router.vocabulary.menu.map((command) => command.name), COMPACT_COMMAND.name]
   }
 
   /** Loads the model status and the resumable tasks; safe to call any number of times. */
@@ -179,8 +227,8 @@ export class AgentRuntime {
 
   /** Understands the author's request and runs the matching skill to its end. */
   async processInput(text: string, context: RouteContext = {}, options: { mode?: ApprovalMode } = {}): Promise<TaskRecord | null> {
-    const mode = options.mode ?? this.approvals.mode
     this.state.pushMessage({ id: messageId('user'), kind: 'user', text, selection: context.selectedText, file: context.currentFile })
+    if (/^\/compact\s*$/i.test(text.trim())) return this.compactNow()
     this.logger.log('agent.input.received', { text, currentFile: context.currentFile, selectedText: context.selectedText })
     // Checked before the first await, so two quick sends cannot both start a task.
     if (this.active || this.starting) {
@@ -188,11 +236,16 @@ export class AgentRuntime {
       return null
     }
     const understanding = (this.starting = new AbortController())
+    const custom = matchPrompt(text, this.prompts.list, context)
+    const mode = custom?.prompt.mode ?? options.mode ?? this.approvals.mode
+    const request = custom?.text ?? text
     let parse
     try {
       this.machine.transition('UNDERSTANDING')
       await this.initialize()
-      parse = await routeRequest(this.router, text, context, this.agentReady)
+      await this.conversation.restoring
+      this.conversation.request(request, { currentFile: context.currentFile, mentions: context.mentions, mode })
+      parse = custom ? AGENT_PARSE : await routeRequest(this.router, text, context, this.agentReady)
     } finally {
       this.starting = null
     }
@@ -203,19 +256,74 @@ export class AgentRuntime {
     }
     this.logger.log('agent.intent.parsed', { intent: parse.intent, confidence: parse.confidence, source: parse.source })
     const skill = [...this.skills.values()].find((candidate) => candidate.intents.includes(parse.intent))
-    const reply = replyInstead(parse, skill, this.router, this.status.ready)
+    const reply = replyInstead(parse, skill, this.router, this.status.ready, this.extraHelp())
     if (reply !== null) {
       if (reply === 'setup') this.showSetup()
       else pushNote(this.state, reply.note)
       this.machine.transition('IDLE')
       return null
     }
-    const inputs: TaskInputs = { text, intent: parse.intent, params: parse.params, currentFile: context.currentFile, selectedText: context.selectedText }
-    if (parse.intent !== 'agent') return this.runTask(skill!, inputs)
-    const record = await this.runTask(skill!, { ...inputs, mode, history: this.conversation.snapshot() })
-    const answer = this.state.messages.findLast((message) => message.kind === 'assistant' && message.taskId === record.taskId)
-    this.conversation.remember(text, answer?.kind === 'assistant' ? answer.text : undefined)
+    const inputs: TaskInputs = { text: request, intent: parse.intent, params: parse.params, currentFile: context.currentFile, selectedText: context.selectedText }
+    const agent = parse.intent === 'agent'
+    const attachments = agent && context.mentions?.length ? await readAttachments(this.api, context.mentions) : []
+    if (attachments.length) pushNote(this.state, attachmentNote(attachments))
+    // Recipes are part of the conversation too: the pages they wrote are what "it" means next.
+    const written: string[] = []
+    const unsubscribe = this.bus.on('file:written', ({ path }) => written.push(path))
+    let record: TaskRecord
+    try {
+      const allowed = custom?.prompt.tools ? { tools: custom.prompt.tools } : {}
+      record = await this.runTask(skill!, agent ? { ...inputs, mode, history: this.conversation.history(), ...allowed, ...(attachments.length ? { attachments } : {}) } : inputs)
+    } finally {
+      unsubscribe()
+    }
+    this.conversation.remember({ request, skill: skill!.name, taskId: record.taskId, written, mentions: attachments.map((page) => page.path) }, this.state.messages)
     return record
+  }
+
+  /** Pages for the @-mention picker: search results for a query, the first pages for none. */
+  async findPages(query: string, signal?: AbortSignal): Promise<{ path: string; title: string }[]> {
+    if (query.trim() === '') return (await this.api.listPages({ signal })).pages.slice(0, 8).map(({ path, title }) => ({ path, title }))
+    return (await this.api.search(query, { signal })).results.slice(0, 8).map(({ path, title }) => ({ path, title }))
+  }
+
+  /** Continues a logged conversation: its memory comes back; the panel's messages for it are returned. */
+  async continueSession(id: string): Promise<ChatMessage[]> {
+    if (this.active || this.starting) throw new Error(BUSY)
+    return this.conversation.continueSession(id)
+  }
+
+  /** After a reload: the conversation's memory comes back from its log, the panel keeps its own messages. */
+  restoreSession(id: string): Promise<void> {
+    return this.conversation.restoreSession(id)
+  }
+
+  /** A new conversation: memory is emptied and a new session log starts. */
+  newConversation(): void {
+    this.conversation.restart()
+  }
+
+  /** `/compact`: summarises the older turns now, outside any task. */
+  private async compactNow(): Promise<null> {
+    if (this.active || this.starting) {
+      pushNote(this.state, BUSY)
+      return null
+    }
+    await this.initialize()
+    const model = this.status.current?.model
+    if (!this.llm || !this.status.ready || !model) {
+      this.showSetup()
+      return null
+    }
+    const controller = (this.starting = new AbortController())
+    try {
+      const port = createModelPort({ client: this.llm, model, taskId: messageId('compact'), signal: controller.signal, costs: this.costs, logger: this.logger })
+      const compaction = await this.conversation.compact(port, 'command')
+      if (!compaction) pushNote(this.state, 'Nothing to compact yet: the conversation is short enough to keep verbatim.')
+    } finally {
+      this.starting = null
+    }
+    return null
   }
 
   /** Stops the request being understood, the resume being checked, or the running task at once: CANCELLED, locks released, checkpoint kept for a resume. */

@@ -66,6 +66,8 @@ export interface IntentParse {
 export interface RouteContext {
   currentFile?: string
   selectedText?: string
+  /** Pages the author @-mentioned: their text goes with an agent request. */
+  mentions?: string[]
 }
 
 /** What a command or pattern rule decides, before the router stamps the source. */

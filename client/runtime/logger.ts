@@ -12,6 +12,7 @@ export const LOG_EVENTS = [
   'agent.task.completed',
   'agent.task.cancelled',
   'agent.error',
+  'agent.conversation.compacted',
 ] as const
 
 export type LogEvent = (typeof LOG_EVENTS)[number]

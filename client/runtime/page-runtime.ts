@@ -1,6 +1,8 @@
 import { connectionFromPage } from '../api/connection'
 import { createLlmClient } from '../api/llm-client'
 import { createMetaBlogApi } from '../api/metablog-api'
+import { createSessionsApi } from '../api/sessions'
+import { fetchPrompts } from '../api/prompts'
 import { eventBus } from '../event-bus'
 import { builtinSkills } from '../skills'
 import { builtinTools } from '../tools'
@@ -12,6 +14,11 @@ let pageRuntime: AgentRuntime | null | undefined
 /** The `agent.maxSteps` option from withMetaBlog, if the page was built with it. */
 function configuredMaxSteps(): number | undefined {
   return typeof __METABLOG_AGENT_MAX_STEPS__ === 'number' ? __METABLOG_AGENT_MAX_STEPS__ : undefined
+}
+
+/** The `agent.contextWindows` option from withMetaBlog, if the page was built with it. */
+function configuredContextWindows(): Record<string, number> | undefined {
+  return typeof __METABLOG_AGENT_CONTEXT_WINDOWS__ === 'object' ? __METABLOG_AGENT_CONTEXT_WINDOWS__ : undefined
 }
 
 /**
@@ -28,6 +35,9 @@ export function getAgentRuntime(state: ChatState): AgentRuntime | null {
           skills: builtinSkills,
           tools: builtinTools,
           maxSteps: configuredMaxSteps(),
+          contextWindows: configuredContextWindows(),
+          sessions: createSessionsApi(connection),
+          loadPrompts: (signal) => fetchPrompts(connection, signal),
           state,
           bus: eventBus,
         })

@@ -1,10 +1,10 @@
 // Which way a request goes: a recipe (slash command or confident pattern), the agent, or the
 // classifier and its fallbacks; and the replies that are not tasks (help, a question back).
 import { missingDetail, shouldAskUser, type IntentParse, type IntentRouter, type RouteContext } from './intent-router'
-import type { Skill, TaskInputs } from './types'
+import type { Skill } from './types'
 
 /** The parse that sends a request to the tool loop. */
-const AGENT_PARSE: IntentParse = { intent: 'agent', confidence: 1, params: {}, source: 'agent' }
+export const AGENT_PARSE: IntentParse = { intent: 'agent', confidence: 1, params: {}, source: 'agent' }
 
 /**
  * A slash command or a confident pattern runs its recipe; other text goes to the agent when it can
@@ -20,29 +20,12 @@ export async function routeRequest(router: IntentRouter, text: string, context: 
 }
 
 /** Help, a guess too unsure to act on, a skill without its model, a request without its topic: a reply, not a task. */
-export function replyInstead(parse: IntentParse, skill: Skill | undefined, router: IntentRouter, modelReady: boolean): { note: string } | 'setup' | null {
-  const { help } = router.vocabulary
+export function replyInstead(parse: IntentParse, skill: Skill | undefined, router: IntentRouter, modelReady: boolean, promptsHelp = ''): { note: string } | 'setup' | null {
+  const help = [router.vocabulary.help, promptsHelp].filter(Boolean).join('\n\n')
   const unknownCommand = parse.params.unknownCommand
   if (parse.intent === 'help') return { note: unknownCommand === undefined ? help : `${router.vocabulary.unknownCommandNote(unknownCommand)}\n\n${help}` }
   if (!skill || shouldAskUser(parse)) return { note: `I'm not sure what you'd like me to do. ${help}` }
   if (skill.needsModel && !modelReady) return 'setup'
   const question = missingDetail(parse)
   return question === undefined ? null : { note: question }
-}
-
-/** Agent requests and answers remembered for the next request, so "make it shorter" has a referent. */
-export class ConversationHistory {
-  private readonly entries: NonNullable<TaskInputs['history']> = []
-
-  constructor(private readonly limit = 8) {}
-
-  snapshot(): NonNullable<TaskInputs['history']> {
-    return [...this.entries]
-  }
-
-  remember(request: string, answer: string | undefined): void {
-    this.entries.push({ role: 'user', text: request })
-    if (answer) this.entries.push({ role: 'assistant', text: answer.slice(0, 4000) })
-    this.entries.splice(0, Math.max(0, this.entries.length - this.limit))
-  }
 }

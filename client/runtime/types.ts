@@ -3,6 +3,7 @@ import type { ChatCompletionMessageParam, ChatCompletionTool, CompletionUsage } 
 import type { FinishReason } from '../api/stream-chat'
 import type { MetaBlogApi } from '../api/metablog-api'
 import type { ApprovalMode } from './approvals'
+import type { Attachment } from './conversation/mentions'
 import type { CostTotals } from './cost-tracker'
 import type { SkillCommand, SkillPatterns } from './define-skill'
 import type { PageOperations } from './page-operations'
@@ -17,8 +18,12 @@ export interface TaskInputs {
   selectedText?: string
   /** Agent turns: the mode the turn runs in (kept for a resume). */
   mode?: ApprovalMode
-  /** Agent turns: the conversation so far, oldest first (the author's requests and the agent's answers). */
-  history?: { role: 'user' | 'assistant'; text: string }[]
+  /** Agent turns: the conversation so far, oldest first (requests, answers, a summary of compacted turns as `system`). */
+  history?: { role: 'user' | 'assistant' | 'system'; text: string }[]
+  /** Agent turns: the tools the model may call (a custom prompt's allow-list); all of the mode's when absent. */
+  tools?: string[]
+  /** Agent turns: the text of the pages the author mentioned, each cut to a cap. */
+  attachments?: Attachment[]
 }
 
 /** A change to a page that waits for the author, unless they chose auto-edit. */

@@ -10,7 +10,10 @@ import type { ResumePreview } from '../runtime/resume'
 import type { SlashCommand } from '../runtime/vocabulary'
 import { FINAL_STATES, type AgentState } from '../runtime/state-machine'
 import type { ApprovalDecision, ChatMessage, ChatState, ConflictDecision, ResumableTask, TaskProgress } from '../runtime/types'
+import type { SessionResponse, SessionSummary } from '../api/sessions'
+import { PROMPTS_UPDATED_EVENT } from '../api/prompts'
 import { clearSavedConversation, loadConversation, saveConversation, type AssistantMessage } from './conversation-storage'
+import { savedSessionId, saveSessionId } from './session-storage'
 
 export type { AssistantMessage } from './conversation-storage'
 
@@ -52,6 +55,8 @@ export const useAssistantStore = defineStore('metablog-assistant', () => {
   const open = ref(saved.open)
   const draft = ref(saved.draft)
   const selection = ref<string | null>(null)
+  /** Pages @-mentioned for the next request, shown as chips. */
+  const mentions = ref<{ path: string; title: string }[]>([])
   const currentFile = ref<string | undefined>(undefined)
   const approvalMode = ref<ApprovalMode>('ask')
   /** The slash menu, from the skills the runtime understands. */
@@ -144,6 +149,12 @@ export const useAssistantStore = defineStore('metablog-assistant', () => {
     // A changed page can change how risky a resume is: the resume banner checks again.
     runtime.bus.on('file:written', ({ path }) => (writtenPage.value = { path }))
     const started = runtime
+    // After a reload the panel still shows the conversation: its memory comes back from the session log.
+    const sessionId = savedSessionId()
+    if (sessionId && messages.value.length > 0) void started.restoreSession(sessionId)
+    void refreshPrompts()
+    // A prompt file added or changed while the dev server runs joins the slash menu without a reload.
+    import.meta.hot?.on(PROMPTS_UPDATED_EVENT, () => void refreshPrompts())
     void started.initialize().then(() => {
       modelStatus.value = started.modelStatus
       ready.value = true
@@ -151,13 +162,46 @@ export const useAssistantStore = defineStore('metablog-assistant', () => {
     return true
   }
 
+  let shownProblems = ''
+  /** Loads the author's prompts into the slash menu; a bad prompt file is a warning in the panel, once. */
+  async function refreshPrompts(): Promise<void> {
+    if (!runtime) return
+    try {
+      const { problems } = await runtime.refreshPrompts()
+      commands.value = runtime.commands
+      const text = problems.map(({ file, message }) => `- ${file}: ${message}`).join('\n')
+      if (text && text !== shownProblems) note(`Some of your prompt files could not be used:\n${text}`)
+      shownProblems = text
+    } catch (error) {
+      // A dev server without the prompts route: no custom prompts, nothing to warn about.
+      if ((error as { status?: number }).status !== 404) reportFailure(error)
+    }
+  }
+
   function send(text: string): boolean {
     const request = text.trim()
     if (!runtime || request === '' || isWorking.value) return false
     const selectedText = selection.value ?? undefined
+    const mentioned = mentions.value.map((page) => page.path)
     selection.value = null
-    track(() => runtime!.processInput(request, { currentFile: currentFile.value, selectedText }), request)
+    mentions.value = []
+    track(() => runtime!.processInput(request, { currentFile: currentFile.value, selectedText, ...(mentioned.length ? { mentions: mentioned } : {}) }), request)
+    saveSessionId(runtime.conversation.sessionId)
     return true
+  }
+
+  /** Adds a page chip for the next request (once). */
+  function mention(page: { path: string; title: string }): void {
+    if (!mentions.value.some((chip) => chip.path === page.path)) mentions.value = [...mentions.value, page]
+  }
+
+  function unmention(path: string): void {
+    mentions.value = mentions.value.filter((chip) => chip.path !== path)
+  }
+
+  /** Pages for the mention picker; none when the page has no dev-server API. */
+  async function findPages(query: string, signal?: AbortSignal): Promise<{ path: string; title: string }[]> {
+    return runtime ? runtime.findPages(query, signal) : []
   }
 
   /** A plan-mode answer's "Run this plan": an ask-mode agent request carrying the plan. */
@@ -253,7 +297,28 @@ export const useAssistantStore = defineStore('metablog-assistant', () => {
   function clearConversation(): void {
     if (isWorking.value) return
     messages.value = []
+    runtime?.newConversation()
     clearSavedConversation()
+    saveSessionId(undefined)
+  }
+
+  /** The logged conversations, newest first; empty when the dev server keeps none. */
+  async function listSessions(): Promise<SessionSummary[]> {
+    if (!runtime?.sessions) return []
+    const { sessions } = await runtime.sessions.list()
+    return [...sessions].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt))
+  }
+
+  async function readSession(id: string): Promise<SessionResponse> {
+    if (!runtime?.sessions) throw new Error('The assistant is not connected to the dev server.')
+    return runtime.sessions.read(id)
+  }
+
+  /** History's "Continue": the logged conversation becomes the current one, with its context. */
+  async function continueSession(id: string): Promise<void> {
+    if (!runtime || isWorking.value) return
+    messages.value = await runtime.continueSession(id)
+    saveSessionId(id)
   }
 
   // A selection belongs to the page it was made on.
@@ -276,8 +341,9 @@ export const useAssistantStore = defineStore('metablog-assistant', () => {
   return {
     // state
     messages, status, taskId, progress, resumable, sessionCost, modelStatus, connected, ready,
-    open, draft, selection, currentFile, approvalMode, commands, setupOpen, isWorking, pendingCards, writtenPage,
+    open, draft, selection, mentions, currentFile, approvalMode, commands, setupOpen, isWorking, pendingCards, writtenPage,
     // actions
-    connect, send, runPlan, stop, decide, retry, previewResume, resume, discard, setApprovalMode, clearConversation, persist,
+    connect, send, mention, unmention, findPages, runPlan, stop, decide, retry, previewResume, resume, discard, setApprovalMode, clearConversation, persist,
+    listSessions, readSession, continueSession, refreshPrompts,
   }
 })

@@ -80,7 +80,7 @@ describe('withMetaBlog', () => {
   })
 
   it('hands the agent step limit to the page, keeping the user\'s defines, and refuses a nonsense limit', () => {
-    expect(withMetaBlog({}).vite!.define).toMatchObject({ __METABLOG_AGENT_MAX_STEPS__: '10' })
+    expect(withMetaBlog({}).vite!.define).toMatchObject({ __METABLOG_AGENT_MAX_STEPS__: '10', __METABLOG_AGENT_CONTEXT_WINDOWS__: '{}' })
     const config = withMetaBlog({ vite: { define: { __MINE__: '1' } } }, { agent: { maxSteps: 4 } })
     expect(config.vite!.define).toMatchObject({ __MINE__: '1', __METABLOG_AGENT_MAX_STEPS__: '4' })
     expect(() => withMetaBlog({}, { agent: { maxSteps: 0 } })).toThrow(/agent.maxSteps must be a whole number/)
@@ -88,5 +88,11 @@ describe('withMetaBlog', () => {
 
   it('hands the backlinks option to the page', () => {
     expect(JSON.parse(withMetaBlog({}, { backlinks: false }).vite!.define!.__METABLOG_BACKLINKS__ as string)).toEqual({ enabled: false, outline: false, labels: {} })
+  })
+
+  it('hands the context-window overrides to the page and refuses a window too small to hold a request', () => {
+    const config = withMetaBlog({}, { agent: { contextWindows: { 'my-local-model': 32_000, '*': 16_000 } } })
+    expect(JSON.parse(config.vite!.define![`__METABLOG_AGENT_CONTEXT_WINDOWS__`] as string)).toEqual({ 'my-local-model': 32_000, '*': 16_000 })
+    expect(() => withMetaBlog({}, { agent: { contextWindows: { tiny: 100 } } })).toThrow(/contextWindows\["tiny"\] must be a whole number of tokens/)
   })
 })

@@ -19,6 +19,7 @@ describe('LOG_EVENTS', () => {
       'agent.task.completed',
       'agent.task.cancelled',
       'agent.error',
+      'agent.conversation.compacted',
     ])
   })
 })
