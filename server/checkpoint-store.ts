@@ -2,6 +2,7 @@ import fs from 'node:fs/promises'
 import path from 'node:path'
 import type { Checkpoint } from '../plugin/protocol.js'
 import { removeStaleTempFiles, writeFileAtomic } from './atomic-write.js'
+import { folderNames } from './folder-names.js'
 import { MetaBlogError, isErrnoException } from './errors.js'
 import { KeyedMutex } from './keyed-mutex.js'
 
@@ -87,13 +88,7 @@ export class CheckpointStore {
   /** Live checkpoints, newest first; drops expired ones, moves corrupt files aside, skips unreadable ones. */
   list(): Promise<Checkpoint[]> {
     return this.serialized(async () => {
-      let names: string[]
-      try {
-        names = await fs.readdir(this.folder)
-      } catch (error) {
-        if (isErrnoException(error) && error.code === 'ENOENT') return []
-        throw error
-      }
+      const names = await folderNames(this.folder)
       const checkpoints: Checkpoint[] = []
       for (const name of names) {
         if (!name.endsWith('.json')) continue

@@ -1,7 +1,7 @@
 import type { SessionEntry, SessionEntryType } from '../../plugin/protocol.js'
 import { MetaBlogError } from '../errors.js'
 
-const SESSION_ID = /^[A-Za-z0-9_-]{1,100}$/
+export const SESSION_ID = /^[A-Za-z0-9_-]{1,100}$/
 // An ISO 8601 date-time as Date#toISOString writes it, with or without milliseconds, in UTC or with an offset.
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2})$/
 const MODES = new Set(['ask', 'plan', 'auto-edit'])

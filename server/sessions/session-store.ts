@@ -3,7 +3,8 @@ import path from 'node:path'
 import type { SessionEntry, SessionResponse, SessionSummary } from '../../plugin/protocol.js'
 import { MetaBlogError, isErrnoException } from '../errors.js'
 import { KeyedMutex } from '../keyed-mutex.js'
-import { checkSessionId } from './session-entry.js'
+import { folderNames } from '../folder-names.js'
+import { SESSION_ID, checkSessionId } from './session-entry.js'
 import { MAX_LINE_LENGTH, parseSessionLog, summarizeSession, type SkippedLine } from './session-log.js'
 
 export const SESSION_MAX_BYTES = 20 * 1024 * 1024
@@ -104,18 +105,12 @@ export class SessionStore {
 
   /** Every conversation, newest first; a log is read again only when its size or time changed. */
   async list(): Promise<SessionSummary[]> {
-    let names: string[]
-    try {
-      names = await fs.readdir(this.folder)
-    } catch (error) {
-      if (isErrnoException(error) && error.code === 'ENOENT') return []
-      throw error
-    }
+    const names = await folderNames(this.folder)
     const summaries: SessionSummary[] = []
     const seen = new Set<string>()
     for (const name of names) {
       const id = name.slice(0, -EXTENSION.length)
-      if (!name.endsWith(EXTENSION) || !/^[A-Za-z0-9_-]{1,100}$/.test(id)) continue
+      if (!name.endsWith(EXTENSION) || !SESSION_ID.test(id)) continue
       seen.add(id)
       // One unreadable log (a folder, a file we may not read) must not hide every other one.
       try {
