@@ -179,6 +179,6 @@ describe('compaction', () => {
     fake.enqueue(overflow, answer('A summary.'), overflow, answer('never asked'))
     expect((await runtime.processInput('and how do the two fit together'))?.outcome).toBe('ERROR')
     expect(fake.chatRequests).toHaveLength(5)
-    expect(state.messages.findLast((message) => message.kind === 'error')).toMatchObject({ code: 'ERR_LLM_BAD_REQUEST', message: expect.stringContaining('maximum context length') })
+    expect(state.messages.findLast((message) => message.kind === 'error')).toMatchObject({ code: 'ERR_LLM_CONTEXT', message: expect.stringContaining('context window') })
   }, 120_000)
 })

@@ -7,6 +7,7 @@ export function isContextLengthError(error: unknown): boolean {
   if (!(error instanceof Error)) return false
   const code = errorCode(error)
   const upstream = (error as { code?: unknown }).code
-  if (upstream === 'context_length_exceeded') return true
+  // The gateway names it ERR_LLM_CONTEXT; a provider reached some other way says it in its own words.
+  if (code === 'ERR_LLM_CONTEXT' || upstream === 'context_length_exceeded') return true
   return (code === undefined || code === 'ERR_LLM_BAD_REQUEST') && SAYS_TOO_LONG.test(error.message)
 }
