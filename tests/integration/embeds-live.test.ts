@@ -11,7 +11,7 @@ let dev: DevServer
 let hmr: Awaited<ReturnType<DevServer['listen']>>
 
 beforeAll(async () => {
-  dev = await startDevServer({ site: VAULT })
+  dev = await startDevServer({ site: VAULT, env: { METABLOG_TEST_NO_PREBUNDLE: '1' } })
   hmr = await dev.listen()
 }, 60_000)
 

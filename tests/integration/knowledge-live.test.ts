@@ -9,7 +9,7 @@ let dev: DevServer
 let hmr: Awaited<ReturnType<DevServer['listen']>>
 
 beforeAll(async () => {
-  dev = await startDevServer()
+  dev = await startDevServer({ env: { METABLOG_TEST_NO_PREBUNDLE: '1' } })
   hmr = await dev.listen()
   // The page's client imports the site data; load it once so the server tracks the module.
   await fetch(`${dev.origin}/@siteData`)
