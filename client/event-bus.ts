@@ -72,6 +72,8 @@ export type MetaBlogEvents = {
   /** `paths` lists the pages whose links changed, when known. */
   'graph:changed': { paths?: string[] }
   'sidebar:changed': { paths?: string[] }
+  /** How a chat request through the gateway ended: the panel's dot shows the last one. */
+  'llm:request': { ok: boolean; code?: string; message?: string; at: number }
 }
 
 /** The page's shared bus; tests and isolated runtimes can build their own with `createEventBus`. */

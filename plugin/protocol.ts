@@ -191,6 +191,13 @@ export interface LlmStatusResponse {
   capabilities?: { tools: boolean; reasoning: boolean; streamOptions: boolean; known: boolean } | null
 }
 
+/** GET /llm/models: the models the picker offers, the configured one first; `listed` is false when the provider could not list them. */
+export interface LlmModelsResponse {
+  models: string[]
+  current: string | null
+  listed: boolean
+}
+
 // --- knowledge: graph and search ---------------------------------------------------
 
 export interface GraphNode {

@@ -5,6 +5,7 @@ import type {
   FileResponse,
   GraphResponse,
   LlmConnectionTest,
+  LlmModelsResponse,
   LlmStatusResponse,
   LockResponse,
   PagesResponse,
@@ -90,6 +91,7 @@ export function createMetaBlogApi(connection: ApiConnection) {
     graph: (options: CallOptions = {}) => call<GraphResponse>('/graph', options),
     search: (query: string, options: CallOptions = {}) => call<SearchResponse>(`/search${queryString({ q: query })}`, options),
     llmStatus: (options: CallOptions = {}) => call<LlmStatusResponse>('/llm/status', options),
+    llmModels: (options: CallOptions = {}) => call<LlmModelsResponse>('/llm/models', options),
     llmTest: (options: CallOptions = {}) => call<LlmConnectionTest>('/llm/test', { method: 'POST', signal: options.signal, json: {} }),
   }
 }

@@ -1,5 +1,5 @@
 import type OpenAI from 'openai'
-import type { Checkpoint, LlmStatusResponse } from '../../plugin/protocol'
+import type { Checkpoint, LlmModelsResponse, LlmStatusResponse } from '../../plugin/protocol'
 import type { MetaBlogApi } from '../api/metablog-api'
 import { createEventBus, type EventBus, type MetaBlogEvents } from '../event-bus'
 import { builtinSkills } from '../skills'
@@ -102,7 +102,7 @@ export class AgentRuntime {
     this.router = new IntentRouter({
       classify: (text, context) =>
         this.llm && this.status.ready
-          ? classifyWithModel(this.llm, text, context, this.starting?.signal, { costs: this.costs, logger: this.logger, model: this.status.current?.model ?? 'unknown' }, this.router.vocabulary)
+          ? classifyWithModel(this.llm, text, context, this.starting?.signal, { costs: this.costs, logger: this.logger, model: this.status.model ?? 'unknown' }, this.router.vocabulary)
           : undefined,
     })
     this.sessions = options.sessions ?? null
@@ -113,7 +113,7 @@ export class AgentRuntime {
       windows: options.contextWindows,
       sessions: this.sessions,
       usage: (taskId) => this.costs.task(taskId),
-      model: () => this.status.current?.model ?? undefined,
+      model: () => this.status.model ?? undefined,
     })
     for (const skill of options.skills ?? []) this.registerSkill(skill)
     if (options.tools?.length) this.registerSkill(createAgentSkill({ tools: options.tools, maxSteps: options.maxSteps, conversation: this.conversation.port() }))
@@ -301,6 +301,23 @@ export class AgentRuntime {
   /** A new conversation: memory is emptied and a new session log starts. */
   newConversation(): void {
     this.conversation.restart()
+    // The picked model belongs to the conversation: a new one starts on the configured model.
+    this.status.chosen = null
+  }
+
+  /** The model the next requests name; null goes back to the configured one. */
+  chooseModel(model: string | null): void {
+    this.status.chosen = model
+  }
+
+  /** The models the picker offers: what the provider lists, or the configured one. */
+  listModels(): Promise<LlmModelsResponse> {
+    return this.api.llmModels()
+  }
+
+  /** The model requests name now: the picked one, else the configured one. */
+  get model(): string | null {
+    return this.status.model
   }
 
   /** `/compact`: summarises the older turns now, outside any task. */
@@ -310,7 +327,7 @@ export class AgentRuntime {
       return null
     }
     await this.initialize()
-    const model = this.status.current?.model
+    const model = this.status.model
     if (!this.llm || !this.status.ready || !model) {
       this.showSetup()
       return null
@@ -437,7 +454,7 @@ export class AgentRuntime {
     return {
       api: this.api,
       llm: this.status.ready ? this.llm : null,
-      model: this.status.current?.model ?? null,
+      model: this.status.model ?? null,
       costs: this.costs,
       logger: this.logger,
       state: this.state,

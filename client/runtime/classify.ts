@@ -41,6 +41,8 @@ export async function classifyWithModel(
   let usage: CompletionUsage | null = null
   const started = Date.now()
   for await (const event of streamChat(client, {
+    // The picked model answers the classifier too; 'unknown' lets the gateway fill in the configured one.
+    ...(meter && meter.model !== 'unknown' ? { model: meter.model } : {}),
     messages: [
       { role: 'system', content: classifierInstructions(vocabulary) },
       { role: 'user', content: `${facts}\nRequest: ${text}` },

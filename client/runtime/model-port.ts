@@ -49,7 +49,7 @@ export function createModelPort(options: {
     let finishReason: ModelTurn['finishReason'] = 'stop'
     const toolCalls: ModelToolCall[] = []
     const started = Date.now()
-    const params = { messages: request.messages, temperature: request.temperature, max_tokens: request.maxTokens, ...(request.tools?.length ? { tools: request.tools } : {}) }
+    const params = { model, messages: request.messages, temperature: request.temperature, max_tokens: request.maxTokens, ...(request.tools?.length ? { tools: request.tools } : {}) }
     for await (const event of streamChat(client, params, { signal, onToolCallProgress: handlers.onToolCallProgress })) {
       if (event.type === 'text') take(thinking.push(event.text))
       else if (event.type === 'reasoning') take({ text: '', reasoning: event.text })

@@ -11,6 +11,8 @@ export function usableStatus(status: LlmStatusResponse): LlmStatusResponse {
 /** The gateway's model status, as the runtime last loaded it. */
 export class ModelStatus {
   current: LlmStatusResponse | null = null
+  /** The model picked in the panel for this conversation; null uses the configured one. */
+  chosen: string | null = null
 
   constructor(private readonly api: MetaBlogApi) {}
 
@@ -22,6 +24,11 @@ export class ModelStatus {
   /** Whether the agent's tool loop can run: a model that cannot call tools gets the recipes instead. */
   get toolsUsable(): boolean {
     return this.ready && this.current?.capabilities?.tools !== false
+  }
+
+  /** The model requests name: the picked one, else the configured one. */
+  get model(): string | null {
+    return this.chosen ?? this.current?.model ?? null
   }
 
   /** What the setup card says. */

@@ -1,5 +1,6 @@
 import { connectionFromPage } from '../api/connection'
 import { createLlmClient } from '../api/llm-client'
+import { observeChatRequests } from '../api/request-outcome'
 import { createMetaBlogApi } from '../api/metablog-api'
 import { createSessionsApi } from '../api/sessions'
 import { fetchPrompts } from '../api/prompts'
@@ -31,7 +32,7 @@ export function getAgentRuntime(state: ChatState): AgentRuntime | null {
     pageRuntime = connection
       ? new AgentRuntime({
           api: createMetaBlogApi(connection),
-          llm: createLlmClient(connection),
+          llm: createLlmClient({ ...connection, fetch: observeChatRequests((input, init) => fetch(input, init), (outcome) => eventBus.emit('llm:request', outcome)) }),
           skills: builtinSkills,
           tools: builtinTools,
           maxSteps: configuredMaxSteps(),

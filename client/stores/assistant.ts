@@ -14,6 +14,7 @@ import type { SessionResponse, SessionSummary } from '../api/sessions'
 import { PROMPTS_UPDATED_EVENT } from '../api/prompts'
 import { clearSavedConversation, loadConversation, saveConversation, type AssistantMessage } from './conversation-storage'
 import { savedSessionId, saveSessionId } from './session-storage'
+import { useModelChoice } from './model-choice'
 
 export type { AssistantMessage } from './conversation-storage'
 
@@ -70,6 +71,7 @@ export const useAssistantStore = defineStore('metablog-assistant', () => {
   const isWorking = computed(() => starting.value || BUSY_STATES.includes(status.value))
   const pendingCards = computed(() => messages.value.filter(isLiveCard).length)
   let runtime: AgentRuntime | null = null
+  const modelChoice = useModelChoice(() => runtime)
 
   function patchMessages(match: (message: AssistantMessage) => boolean, patch: (message: AssistantMessage) => Partial<AssistantMessage>): void {
     messages.value = messages.value.map((message) => (match(message) ? ({ ...message, ...patch(message) } as AssistantMessage) : message))
@@ -148,6 +150,11 @@ export const useAssistantStore = defineStore('metablog-assistant', () => {
     connected.value = true
     // A changed page can change how risky a resume is: the resume banner checks again.
     runtime.bus.on('file:written', ({ path }) => (writtenPage.value = { path }))
+    // The header's dot follows the last real request, and a task that failed on the model.
+    runtime.bus.on('llm:request', modelChoice.recordRequest)
+    runtime.bus.on('agent:taskFailed', ({ error }) => {
+      if (error.code.startsWith('ERR_LLM_')) modelChoice.recordRequest({ ok: false, code: error.code, message: error.message, at: Date.now() })
+    })
     const started = runtime
     // After a reload the panel still shows the conversation: its memory comes back from the session log.
     const sessionId = savedSessionId()
@@ -158,6 +165,7 @@ export const useAssistantStore = defineStore('metablog-assistant', () => {
     void started.initialize().then(() => {
       modelStatus.value = started.modelStatus
       ready.value = true
+      if (started.modelStatus?.configured) void modelChoice.loadModels()
     })
     return true
   }
@@ -298,6 +306,7 @@ export const useAssistantStore = defineStore('metablog-assistant', () => {
     if (isWorking.value) return
     messages.value = []
     runtime?.newConversation()
+    modelChoice.resetModel()
     clearSavedConversation()
     saveSessionId(undefined)
   }
@@ -345,5 +354,8 @@ export const useAssistantStore = defineStore('metablog-assistant', () => {
     // actions
     connect, send, mention, unmention, findPages, runPlan, stop, decide, retry, previewResume, resume, discard, setApprovalMode, clearConversation, persist,
     listSessions, readSession, continueSession, refreshPrompts,
+    // the model picker
+    models: modelChoice.models, chosenModel: modelChoice.chosenModel, lastRequest: modelChoice.lastRequest,
+    loadModels: modelChoice.loadModels, chooseModel: modelChoice.chooseModel, recordRequest: modelChoice.recordRequest,
   }
 })

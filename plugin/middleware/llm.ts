@@ -4,7 +4,7 @@ import { createRoute, methodNotAllowed, type ApiMiddleware } from './api-handler
 
 const COMPLETIONS = /^\/llm\/v1\/chat\/completions$/
 
-/** GET /llm/status, POST /llm/test and POST /llm/v1/chat/completions, an OpenAI-compatible pass-through. */
+/** GET /llm/status, POST /llm/test, GET /llm/models and POST /llm/v1/chat/completions, an OpenAI-compatible pass-through. */
 export function llmMiddleware(gateway: LlmGateway): ApiMiddleware[] {
   const status = createRoute(
     /^\/llm\/status$/,
@@ -24,6 +24,15 @@ export function llmMiddleware(gateway: LlmGateway): ApiMiddleware[] {
     },
     { redact: gateway.redactSecrets },
   )
+  const models = createRoute(
+    /^\/llm\/models$/,
+    {
+      async GET() {
+        return { body: await gateway.models() }
+      },
+    },
+    { redact: gateway.redactSecrets },
+  )
   // Not createRoute: the answer is streamed by the gateway rather than returned as one JSON body.
   const completions: ApiMiddleware = async function metablogLlmMiddleware(request, response, next) {
     const pathname = new URL(request.url ?? '/', 'http://metablog.invalid').pathname
@@ -36,5 +45,5 @@ export function llmMiddleware(gateway: LlmGateway): ApiMiddleware[] {
       sendError(response, error, (message) => console.error(message), gateway.redactSecrets)
     }
   }
-  return [status, completions, test]
+  return [status, completions, test, models]
 }

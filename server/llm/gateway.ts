@@ -1,7 +1,8 @@
 import type { ServerResponse } from 'node:http'
 import OpenAI from 'openai'
-import type { LlmConnectionTest, LlmStatusResponse, ModelPrice } from '../../plugin/protocol.js'
+import type { LlmConnectionTest, LlmModelsResponse, LlmStatusResponse, ModelPrice } from '../../plugin/protocol.js'
 import { testConnection } from './connection-test.js'
+import { listModels } from './model-list.js'
 import { MetaBlogError } from '../errors.js'
 import { sendError } from '../http.js'
 import { configFromSettings, hostOf, readSettings, secretsOfURL, setupInstructions, type LlmConfig, type LlmSettings, type LlmTarget } from './config.js'
@@ -43,6 +44,8 @@ export interface LlmGateway {
   status(): Promise<LlmStatusResponse>
   /** Reachability, the key and a one-token round trip with its latency. */
   testConnection(): Promise<LlmConnectionTest>
+  /** The models the provider lists, or the configured one when it can't list. */
+  models(): Promise<LlmModelsResponse>
   /** Proxies one chat-completions request (its parsed JSON body) and streams the answer back. */
   chatCompletions(body: unknown, response: ServerResponse): Promise<void>
   /** Aborts every upstream call in flight. */
@@ -152,6 +155,11 @@ export function createLlmGateway(options: LlmGatewayOptions): LlmGateway {
     async testConnection() {
       const config = await resolveConfig()
       return testConnection(config, config.configured ? clientFor(config) : null, secrets)
+    },
+
+    async models() {
+      const config = await resolveConfig()
+      return listModels(config, config.configured ? clientFor(config) : null)
     },
 
     async chatCompletions(body, response) {

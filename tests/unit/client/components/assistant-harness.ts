@@ -57,12 +57,18 @@ export interface FakeBlog {
   checkpoints?: Checkpoint[]
   /** Current page hashes, for the resume risk check. */
   hashes?: Record<string, string>
+  /** What GET /llm/models answers; by default only the configured model. */
+  models?: string[]
 }
 
 export function createFakeApi(blog: FakeBlog = {}) {
   const checkpoints = [...(blog.checkpoints ?? [])]
   const api = {
     llmStatus: vi.fn(async () => blog.status ?? UNCONFIGURED),
+    llmModels: vi.fn(async () => {
+      const current = (blog.status ?? UNCONFIGURED).model
+      return { models: blog.models ?? (current ? [current] : []), current, listed: blog.models !== undefined }
+    }),
     listCheckpoints: vi.fn(async () => ({ checkpoints: structuredClone(checkpoints) })),
     saveCheckpoint: vi.fn(async (saved: Omit<Checkpoint, 'updatedAt'>) => {
       const index = checkpoints.findIndex((item) => item.taskId === saved.taskId)
