@@ -1,57 +1,22 @@
 // The package as a stranger gets it: `npm pack`, unpacked into two blogs written for this test, then
 // type-checked, built against a build without MetaBlog, and opened in dev in Chromium.
-import { execFile } from 'node:child_process'
 import fs from 'node:fs/promises'
 import path from 'node:path'
-import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ADOPT_SITES as SITES, adoptPage, makeAdoptWorkspace, run, VITEPRESS, type AdoptSite as Site, type AdoptWorkspace } from '../helpers/adopt-sites.js'
 import { launchBrowser } from '../helpers/browser.js'
 import { freePort, startDevServerProcess } from '../helpers/dev-server-process.js'
-import { makeTempDir, REPO_ROOT } from '../helpers/dev-server.js'
+import { REPO_ROOT } from '../helpers/dev-server.js'
 
-const run = promisify(execFile)
-const VITEPRESS = path.join(REPO_ROOT, 'node_modules/vitepress/bin/vitepress.js')
 const VUE_TSC = path.join(REPO_ROOT, 'node_modules/.bin/vue-tsc')
-const SITES = ['adopt-custom-layout', 'adopt-zh'] as const
-type Site = (typeof SITES)[number]
 
 let work: string
-let tarball: string
 let packed: string[]
-const roots = {} as Record<Site, { site: string; vanilla: string }>
-
-/** The same blog without MetaBlog: its config unwrapped, its theme without our entry. */
-async function makeVanilla(site: Site, root: string): Promise<void> {
-  const config = path.join(root, '.vitepress/config.ts')
-  const text = await fs.readFile(config, 'utf8')
-  await fs.writeFile(config, text.replace("import { withMetaBlog } from 'metablog'\n", '').replace('export default withMetaBlog(', 'export default ('))
-  const theme = path.join(root, '.vitepress/theme/index.ts')
-  const vanillaTheme =
-    site === 'adopt-zh'
-      ? "import DefaultTheme from 'vitepress/theme'\n\nexport default DefaultTheme\n"
-      : "import type { Theme } from 'vitepress'\nimport Layout from './Layout.vue'\n\nconst theme: Theme = { Layout }\nexport default theme\n"
-  await fs.writeFile(theme, vanillaTheme)
-}
+let roots: AdoptWorkspace['roots']
 
 beforeAll(async () => {
-  work = await makeTempDir('adopt')
-  // `npm test` builds dist first; pack runs no lifecycle script of ours.
-  const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', work], { cwd: REPO_ROOT })
-  const [report] = JSON.parse(stdout) as { filename: string; files: { path: string }[] }[]
-  tarball = path.join(work, report!.filename)
-  packed = report!.files.map((file) => file.path)
-  for (const site of SITES) {
-    const root = path.join(work, site)
-    const vanilla = path.join(work, `${site}-vanilla`)
-    await fs.cp(path.join(REPO_ROOT, 'tests/fixtures', site), root, { recursive: true })
-    await fs.cp(root, vanilla, { recursive: true })
-    await makeVanilla(site, vanilla)
-    // Installed offline: the tarball unpacked as node_modules/metablog; its dependencies resolve from the repository's node_modules above.
-    const target = path.join(root, 'node_modules/metablog')
-    await fs.mkdir(target, { recursive: true })
-    await run('tar', ['-xzf', tarball, '-C', target, '--strip-components=1'])
-    roots[site] = { site: root, vanilla }
-  }
+  // `npm test` builds dist first.
+  ;({ work, packed, roots } = await makeAdoptWorkspace())
 }, 120_000)
 
 afterAll(async () => {
@@ -155,17 +120,31 @@ describe('vitepress build, every option at its default', () => {
 })
 
 describe('vitepress dev with the tarball installed', () => {
-  it.each(SITES)('%s: Chromium finds the orb, mounted without any layout slot', async (site) => {
-    const server = await startDevServerProcess({ root: roots[site].site, port: await freePort() })
+  it.each(SITES)('%s: Chromium finds the orb, mounted without any layout slot, and /summarize summarizes the page', async (site) => {
+    // No model: the summary is the extractive one, whatever the machine's environment holds.
+    const env = { OPENAI_API_KEY: '', OPENAI_BASE_URL: '', METABLOG_MODEL: '', METABLOG_PROVIDER: '' }
+    const server = await startDevServerProcess({ root: roots[site].site, port: await freePort(), env })
     const browser = await launchBrowser()
     try {
       const page = await browser.newPage()
-      await page.goto(`${server.origin}/posts/${site === 'adopt-zh' ? 'install' : 'first-post'}`)
+      await page.goto(`${server.origin}${adoptPage(site)}`)
       await page.getByTestId('metablog-orb').waitFor({ timeout: 60_000 })
       expect(await page.locator('#metablog-assistant [data-testid="metablog-orb"]').count()).toBe(1)
+      await page.getByTestId('metablog-orb').click()
+      const input = page.getByRole('textbox', { name: 'Message MetaBlog' })
+      // As an author types it: Enter picks the command from the menu, the second Enter sends it.
+      await input.fill('/summarize')
+      await input.press('Enter')
+      await expect.poll(() => input.inputValue()).toBe('/summarize ')
+      await input.press('Enter')
+      const sentence = site === 'adopt-zh' ? '运行开发服务器即可在浏览器里预览整个博客' : 'Some text, a link back home, and code'
+      const summary = page.getByTestId('metablog-message').filter({ hasText: 'Extractive summary' })
+      await summary.filter({ hasText: sentence }).waitFor({ timeout: 60_000 })
+      expect(await summary.count()).toBe(1)
+      expect(await page.getByTestId('metablog-panel').innerText()).not.toContain('no prose to pick sentences from')
     } finally {
       await browser.close()
       await server.kill()
     }
-  }, 120_000)
+  }, 150_000)
 })

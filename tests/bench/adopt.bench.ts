@@ -1,0 +1,81 @@
+// The sample blogs with the packed tarball installed against the same blogs without MetaBlog:
+// `vitepress build` time, and `vitepress dev` start until a post's HTML is served, measured alternately.
+import { spawn } from 'node:child_process'
+import fs from 'node:fs/promises'
+import { performance } from 'node:perf_hooks'
+import { ADOPT_SITES, adoptPage, makeAdoptWorkspace, run as execute, VITEPRESS } from '../helpers/adopt-sites.js'
+import { freePort } from '../helpers/dev-server-process.js'
+import { REPO_ROOT } from '../helpers/dev-server.js'
+
+const BUILD_ROUNDS = 3
+const DEV_ROUNDS = 5
+const BUILD_TARGET = 1.15
+const DEV_TARGET = 1.1
+
+async function buildOnce(root: string): Promise<number> {
+  const started = performance.now()
+  await execute(process.execPath, [VITEPRESS, 'build', root], { cwd: REPO_ROOT })
+  return performance.now() - started
+}
+
+/** `vitepress dev` in its own process, as an author starts it: the time until the page's HTML arrives. */
+async function devStartOnce(root: string, route: string): Promise<number> {
+  const port = await freePort()
+  const started = performance.now()
+  const child = spawn(process.execPath, [VITEPRESS, 'dev', root, '--host', '127.0.0.1', '--port', String(port), '--strictPort'], { cwd: REPO_ROOT, stdio: 'ignore' })
+  const exited = new Promise((resolve) => child.once('exit', resolve))
+  try {
+    while (performance.now() - started < 60_000) {
+      const response = await fetch(`http://127.0.0.1:${port}${route}`).catch(() => undefined)
+      if (response?.ok) {
+        await response.text()
+        return performance.now() - started
+      }
+      await new Promise((resolve) => setTimeout(resolve, 25))
+    }
+    throw new Error(`vitepress dev for ${root} served ${route} not within 60 s`)
+  } finally {
+    // Let the dependency scan settle so stopping does not leave a half-written cache for the next start.
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    child.kill('SIGTERM')
+    const timer = setTimeout(() => child.kill('SIGKILL'), 5000)
+    await exited
+    clearTimeout(timer)
+  }
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  const middle = Math.floor(sorted.length / 2)
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2
+}
+
+/** Alternates vanilla and MetaBlog runs (after one untimed run each) and prints the medians and their ratio. */
+async function compare(label: string, rounds: number, target: number, measure: (root: string) => Promise<number>, roots: { site: string; vanilla: string }): Promise<void> {
+  await measure(roots.vanilla)
+  await measure(roots.site)
+  const times = { with: [] as number[], without: [] as number[] }
+  for (let round = 0; round < rounds; round++) {
+    times.without.push(await measure(roots.vanilla))
+    times.with.push(await measure(roots.site))
+  }
+  const ratio = median(times.with) / median(times.without)
+  const list = (values: number[]) => values.map((time) => time.toFixed(0)).join(', ')
+  console.log(`${label}, median of ${rounds} alternating runs`)
+  console.log(`  without MetaBlog  ${median(times.without).toFixed(0)} ms   (${list(times.without)})`)
+  console.log(`  with MetaBlog     ${median(times.with).toFixed(0)} ms   (${list(times.with)})`)
+  console.log(`  ratio             ${ratio.toFixed(2)}×   target ≤ ${target}×  ${ratio <= target ? 'PASS' : 'FAIL'}`)
+}
+
+export async function run(): Promise<void> {
+  const workspace = await makeAdoptWorkspace()
+  try {
+    for (const site of ADOPT_SITES) {
+      const roots = workspace.roots[site]
+      await compare(`${site}: vitepress build`, BUILD_ROUNDS, BUILD_TARGET, buildOnce, roots)
+      await compare(`${site}: vitepress dev start to ${adoptPage(site)} served`, DEV_ROUNDS, DEV_TARGET, (root) => devStartOnce(root, adoptPage(site)), roots)
+    }
+  } finally {
+    await fs.rm(workspace.work, { recursive: true, force: true })
+  }
+}
