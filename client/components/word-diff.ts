@@ -22,6 +22,8 @@ export interface WordDiff {
   rows: DiffRow[]
   added: number
   removed: number
+  /** Changes of formatting only (the same words, now a link or bold). */
+  restyled: number
   /** The front matter is the same on both sides and left out. */
   frontMatterHidden: boolean
   /** True when unchanged text was folded away; `fold: false` shows it all. */
@@ -129,11 +131,16 @@ export function wordDiff(before: string, after: string, options: WordDiffOptions
   const rows: DiffRow[] = []
   let added = 0
   let removed = 0
+  let restyledCount = 0
   let folded = false
 
   const addHunk = (old: string, fresh: string, source: boolean) => {
     const pieces = tokenChanges(old, fresh, timeoutMs)
-    for (const piece of pieces) if (piece.kind === 'change') (added += countWords(piece.added)), (removed += countWords(piece.removed))
+    for (const piece of pieces) {
+      if (piece.kind !== 'change') continue
+      if (piece.restyled) restyledCount++
+      else (added += countWords(piece.added)), (removed += countWords(piece.removed))
+    }
     const shown = fold ? foldHunk(pieces, context) : pieces
     folded ||= shown.some((piece) => piece.kind === 'gap')
     rows.push({ kind: 'hunk', hunk: { pieces: shown, source } })
@@ -162,5 +169,5 @@ export function wordDiff(before: string, after: string, options: WordDiffOptions
     const blocks = [...oldBlocks, ...newBlocks]
     addHunk(oldBlocks.join('\n\n'), newBlocks.join('\n\n'), blocks.some((block) => FENCE.test(block)))
   }
-  return { rows, added, removed, frontMatterHidden, folded }
+  return { rows, added, removed, restyled: restyledCount, frontMatterHidden, folded }
 }

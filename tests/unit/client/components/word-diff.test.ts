@@ -53,6 +53,8 @@ describe('wordDiff', () => {
     expect(diff.rows[0]).toEqual({ kind: 'unchanged', blocks: 1 })
     expect(diff.rows[2]).toEqual({ kind: 'unchanged', blocks: 3 })
     expect(JSON.stringify(diff.rows)).not.toContain('title:')
+    // A link over the same words is a change of format, not words removed and added.
+    expect(diff).toMatchObject({ added: 0, removed: 0, restyled: 1 })
   })
 
   it('shows a changed front matter as source', () => {
