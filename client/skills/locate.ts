@@ -34,11 +34,21 @@ export function sourceRange(rendered: RenderedText, from: number, to: number): {
   return { start, end }
 }
 
+// An edit locates its selection, then locates it again in the same page to re-apply it: keep the last map.
+let last: { source: string; targets: LocateOptions; rendered: RenderedText } | null = null
+
+function renderedOnce(source: string, targets: LocateOptions): RenderedText {
+  if (last?.source !== source || last.targets.titleOf !== targets.titleOf || last.targets.hasAttachment !== targets.hasAttachment) {
+    last = { source, targets, rendered: renderedText(source, targets) }
+  }
+  return last.rendered
+}
+
 /** Found in the text the page renders (through a source map); else found as written, for Markdown the author copied. */
 export function locateSelection(source: string, selection: string, options: LocateOptions = {}): Located {
   const wanted = foldSelection(selection)
   if (!wanted) return { problem: 'missing' }
-  const rendered = renderedText(source, options)
+  const rendered = renderedOnce(source, options)
   const found = occurrences(rendered.text, wanted)
   if (found.length > 1) return { problem: 'ambiguous' }
   if (found.length === 1) return sourceRange(rendered, found[0]!, found[0]! + wanted.length)
