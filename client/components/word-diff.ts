@@ -66,34 +66,42 @@ export function splitBlocks(text: string): string[] {
 // Unchanged white space or a lone mark between two changes is read as part of one change.
 const GLUE = /^(?:\s+|[^\p{L}\p{N}\s]{1,2}\s?)$/u
 
+type Run = { kind: 'equal'; text: string } | { kind: 'change'; removed: string; added: string }
+
+/**
+ * An unchanged run no longer than the changes on both sides of it joins them (diff-match-patch's
+ * semantic clean-up): a rewrite reads as the old sentence then the new one, not cut at every "a".
+ */
+function joinChanges(runs: Run[]): Run[] {
+  const joined: Run[] = []
+  const isSmall = (middle: string, left: Run & { kind: 'change' }, right: Run & { kind: 'change' }) =>
+    GLUE.test(middle) || (middle.length <= Math.max(left.removed.length, left.added.length) && middle.length <= Math.max(right.removed.length, right.added.length))
+  for (const run of runs) {
+    joined.push(run)
+    // The last three a change, a small unchanged run and a change: one change; then look further back.
+    for (;;) {
+      const [left, middle, right] = joined.slice(-3)
+      if (left?.kind !== 'change' || middle?.kind !== 'equal' || right?.kind !== 'change' || !isSmall(middle.text, left, right)) break
+      joined.splice(-3, 3, { kind: 'change', removed: left.removed + middle.text + right.removed, added: left.added + middle.text + right.added })
+    }
+    const [previous, last] = joined.slice(-2)
+    if (previous?.kind === 'change' && last?.kind === 'change') joined.splice(-2, 2, { kind: 'change', removed: previous.removed + last.removed, added: previous.added + last.added })
+  }
+  return joined
+}
+
 /** Token-level changes, grouped so each changed run shows its old text once, then its new text once. */
 export function tokenChanges(before: string, after: string, timeoutMs = 400): Piece[] {
   const changes = diffArrays(diffTokens(before), diffTokens(after), { timeout: timeoutMs }) ?? [
     { value: [before], removed: true, added: false, count: 1 },
     { value: [after], added: true, removed: false, count: 1 },
   ]
-  const pieces: Piece[] = []
-  let change: { removed: string; added: string } | null = null
-  const flush = () => {
-    if (change && (change.removed || change.added)) pieces.push({ kind: 'change', ...change, restyled: restyled(change.removed, change.added) })
-    change = null
-  }
-  changes.forEach((part, index) => {
+  const runs: Run[] = changes.map((part) => {
     const text = part.value.join('')
-    if (part.added || part.removed) {
-      change ??= { removed: '', added: '' }
-      if (part.added) change.added += text
-      else change.removed += text
-    } else if (change && index < changes.length - 1 && GLUE.test(text)) {
-      change.removed += text
-      change.added += text
-    } else {
-      flush()
-      pieces.push({ kind: 'equal', text })
-    }
+    if (!part.added && !part.removed) return { kind: 'equal', text }
+    return { kind: 'change', removed: part.removed ? text : '', added: part.added ? text : '' }
   })
-  flush()
-  return pieces
+  return joinChanges(runs).map((run) => (run.kind === 'equal' ? run : { ...run, restyled: restyled(run.removed, run.added) }))
 }
 
 /** Only the markup changed (a mention became a link, a word bold): the reader sees the same words. */

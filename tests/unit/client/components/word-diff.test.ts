@@ -23,10 +23,16 @@ describe('diffTokens', () => {
 
 describe('tokenChanges', () => {
   it('shows a changed run as its old words once, then its new words once', () => {
-    expect(changes(tokenChanges('the quick brown fox jumps over it', 'a slow red fox leaps over it'))).toEqual([
+    expect(changes(tokenChanges('the quick brown animal jumps over it', 'a slow red animal leaps over it'))).toEqual([
       ['the quick brown', 'a slow red'],
       ['jumps', 'leaps'],
     ])
+  })
+
+  it('reads a rewrite as the old sentence then the new one, not cut at each short word both share', () => {
+    const before = 'An ETag is a short opaque string that a server attaches to a representation.'
+    const after = 'ETags fingerprint a version.'
+    expect(changes(tokenChanges(before, after))).toEqual([['An ETag is a short opaque string that a server attaches to a representation', 'ETags fingerprint a version']])
   })
 
   it('changes a hyphenated word as a whole', () => {
