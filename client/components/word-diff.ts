@@ -106,6 +106,8 @@ export function tokenChanges(before: string, after: string, timeoutMs = 400): Pi
 
 /** Only the markup changed (a mention became a link, a word bold): the reader sees the same words. */
 function restyled(removed: string, added: string): boolean {
+  // A long change is a rewrite; reading its markup would only cost time.
+  if (removed.length > 2000 || added.length > 2000) return false
   const plain = (text: string) => plainInline(text).replace(/\s+/g, ' ').trim()
   return removed.trim() !== '' && removed !== added && plain(removed) === plain(added)
 }

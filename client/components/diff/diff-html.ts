@@ -33,7 +33,7 @@ function wrap(text: string, open: Mark, close: Mark, atLineStart: boolean): stri
 
 /** `[[target|label]]` shows its label (or target), marked as a link; the chat renderer knows no wiki-links. */
 function wikiLinksAsText(markdown: string): string {
-  return markdown.replace(/!?\[\[([^\]\n|#]*)(?:#([^\]\n|]*))?(?:\\?\|([^\]\n]*))?\]\]/g, (_link, target: string, heading?: string, label?: string) => {
+  return markdown.replace(/!?\[\[([^[\]\n|#]*)(?:#([^[\]\n|]*))?(?:\\?\|([^[\]\n]*))?\]\]/g, (_link, target: string, heading?: string, label?: string) => {
     const text = label?.trim() || [target.trim(), heading?.trim()].filter(Boolean).join(' › ')
     return `\uE006${text}\uE007`
   })
@@ -65,7 +65,10 @@ function marksToTags(html: string): string {
 /** The HTML of a hunk's pieces rendered as Markdown (through the chat's safe renderer). */
 export function renderHunk(pieces: Piece[]): string {
   let markdown = ''
-  for (const piece of pieces) {
+  // The marks are this renderer's own: the same characters in the page's text are dropped.
+  const own = (text: string) => text.replace(ANY_MARK, '')
+  for (const original of pieces) {
+    const piece = original.kind === 'equal' ? { ...original, text: own(original.text) } : original.kind === 'change' ? { ...original, removed: own(original.removed), added: own(original.added) } : original
     const atLineStart = markdown === '' || markdown.endsWith('\n')
     if (piece.kind === 'equal') markdown += piece.text
     else if (piece.kind === 'gap') markdown += '\uE008'

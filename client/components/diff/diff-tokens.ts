@@ -1,12 +1,13 @@
 // Splits Markdown into the units a reader compares: whole words, whole links and code spans, CJK words.
 
 // Constructs that change as a whole: a link whose target changed is a different link, not two edits.
+// Each is at most a few hundred characters long, so a page full of unclosed brackets stays linear.
 const ATOMIC = [
-  /!?\[\[[^\]\n]+\]\]/y, // wiki-links and embeds
-  /!?\[[^\]\n]*\]\([^)\n]*\)/y, // links and images
-  /<[a-z][a-z\d+.-]*:[^>\s]*>/iy, // autolinks
-  /(`+)[^`][\s\S]*?\1/y, // code spans
-  /&(?:#\d+|#x[\da-f]+|[a-z][a-z\d]*);/iy, // entities
+  /!?\[\[[^[\]\n]{1,400}\]\]/y, // wiki-links and embeds
+  /!?\[[^[\]\n]{0,400}\]\([^()\n]{0,400}\)/y, // links and images
+  /<[a-z][a-z\d+.-]{0,30}:[^>\s]{0,400}>/iy, // autolinks
+  /(`{1,8})[^`][\s\S]{0,400}?\1/y, // code spans
+  /&(?:#\d{1,7}|#x[\da-f]{1,6}|[a-z][a-z\d]{0,30});/iy, // entities
 ]
 // A word of a space-separated script keeps its hyphens, apostrophes and inner dots ("write-file-atomic", "don't", "v1.2").
 const WORD = /(?:(?![\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}])[\p{L}\p{N}\p{M}_])+(?:['’.-](?:(?![\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}])[\p{L}\p{N}\p{M}_])+)*/uy

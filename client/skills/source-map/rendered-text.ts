@@ -19,8 +19,9 @@ const WHITE_SPACE = /\s/
 export const INVISIBLE = /[\u200B-\u200D\uFEFF]/g
 const INVISIBLE_CHARACTER = /[\u200B-\u200D\uFEFF]/
 
+// Characters are collected in an array: asking a string built one character at a time how it ends flattens it each time.
 class TextBuilder {
-  text = ''
+  chars: string[] = []
   starts: number[] = []
   ends: number[] = []
   constructs: Array<{ start: number; end: number }> = []
@@ -28,10 +29,10 @@ class TextBuilder {
   add(char: string, start: number, end: number): void {
     if (INVISIBLE_CHARACTER.test(char)) return
     if (WHITE_SPACE.test(char)) {
-      if (this.text === '' || this.text.endsWith(' ')) return
+      if (this.chars.length === 0 || this.chars.at(-1) === ' ') return
       char = ' '
     }
-    this.text += char
+    this.chars.push(char)
     this.starts.push(start)
     this.ends.push(end)
   }
@@ -73,7 +74,8 @@ function contentOffsets(token: Token, firstLine: number, source: string, starts:
     if (!found) return null
     const lineEnd = (found.at(-1) ?? (cursors.get(lineNumber) ?? 0) - 1) + 1
     cursors.set(lineNumber, lineEnd)
-    offsets.push(...found.map((offset) => lineStart + offset), lineStart + lineEnd)
+    for (const offset of found) offsets.push(lineStart + offset)
+    offsets.push(lineStart + lineEnd)
   }
   return offsets
 }
@@ -147,6 +149,7 @@ export function renderedText(source: string, targets: LinkTargets = {}): Rendere
     else if (token.map) out.space(bodyOffset + (starts[token.map[0]] ?? 0))
     else out.space(out.ends.at(-1) ?? bodyOffset)
   }
-  const trimmed = out.text.trimEnd().length
-  return { text: out.text.slice(0, trimmed), starts: out.starts.slice(0, trimmed), ends: out.ends.slice(0, trimmed), constructs: out.constructs }
+  if (out.chars.at(-1) === ' ') out.chars.pop()
+  const length = out.chars.length
+  return { text: out.chars.join(''), starts: out.starts.slice(0, length), ends: out.ends.slice(0, length), constructs: out.constructs }
 }

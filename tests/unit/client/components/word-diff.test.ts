@@ -108,6 +108,19 @@ describe('renderHunk', () => {
     expect(html).toBe('<p>We cache with <ins class="restyled" title="Same words, new formatting"><span class="wiki-link">ETags</span></ins> today.</p>\n')
   })
 
+  it("drops the renderer's own mark characters from the page's text, so they never become tags", () => {
+    const html = render('Plain \uE000text\uE003 here.', 'Plain \uE002new\uE001 text here.')
+    expect(html).toBe('<p>Plain <ins>new </ins>text here.</p>\n')
+  })
+
+  it('stays fast on a page full of unclosed brackets and backticks', () => {
+    const hostile = '[[a [x `` y &#'.repeat(20_000)
+    const started = performance.now()
+    const diff = wordDiff(hostile, `${hostile} end`)
+    expect(diff.added).toBe(1)
+    expect(performance.now() - started).toBeLessThan(3000)
+  })
+
   it('keeps list items whole when items are added', () => {
     const html = render('- one\n- two', '- one\n- two\n- three')
     expect(html).toContain('<li><ins>three</ins></li>')
