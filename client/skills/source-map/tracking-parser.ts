@@ -12,6 +12,18 @@ export interface TrackingParser {
 }
 
 type InlineRule = Parameters<MarkdownIt['inline']['ruler']['at']>[1]
+type BlockRule = Parameters<MarkdownIt['block']['ruler']['at']>[1]
+
+// VitePress's containers (`::: tip`, `:::`): their lines are structure, and their titles are left out of a selection too.
+const CONTAINER_LINE = /^:{3,}\s*(?:(?:tip|info|warning|danger|details|raw|v-pre|code-group)(?:\s.*)?)?$/
+
+const containerLine: BlockRule = (state, startLine, _endLine, silent) => {
+  const line = state.src.slice(state.bMarks[startLine]! + state.tShift[startLine]!, state.eMarks[startLine]).trimEnd()
+  if (state.sCount[startLine]! - state.blkIndent >= 4 || !CONTAINER_LINE.test(line)) return false
+  if (!silent) state.push('metablog_container_line', '', 0).map = [startLine, startLine + 1]
+  state.line = startLine + 1
+  return true
+}
 type Tracked = StateInline & { positions: number[] }
 
 /** Characters the main loop appended to `pending` on its own (no rule matched) sit just before `pos`. */
@@ -29,6 +41,7 @@ export function createTrackingParser(targets: LinkTargets = {}): TrackingParser 
   md.core.ruler.disable(['text_join', 'linkify'], true)
   md.inline.ruler2.disable(['fragments_join'], true)
   md.use(wikiLinkTextPlugin, targets)
+  md.block.ruler.before('fence', 'metablog_container_line', containerLine, { alt: ['paragraph', 'reference', 'blockquote', 'list'] })
   const extents = new WeakMap<Token, Extent>()
 
   const Base = md.inline.State

@@ -36,6 +36,7 @@ const CORPUS = [
   '# Heading with `code`\n\n- item one with *em*\n- item [[atomic-file-writes]] two\n\n> quoted **bold** text\n> over two lines',
   '| Name | Link |\n|---|---|\n| `x` | [[atomic-file-writes\\|alias]] |\n| **y** | a&amp;b |',
   '1. first *step*\n2. second [step](/s)\n\n```\nconst a = 1 * 2\n```\n\nAfter the code.',
+  'Before the tip.\n\n::: tip Careful\nInside the **tip** with [[atomic-file-writes]].\n:::\n\n::: details\nHidden `code` here.\n:::\n\nAfter.',
 ]
 
 let md: MarkdownRenderer
@@ -51,7 +52,8 @@ const BLOCK_TAG = /<\/?(?:p|li|ul|ol|h[1-6]|blockquote|table|thead|tbody|tr|td|t
 /** The text a reader sees in the site's HTML: tags dropped (blocks as spaces), entities decoded, folded. */
 function visibleText(source: string, fold = true): string {
   const html = md.render(source, { relativePath: FROM, cleanUrls: true })
-  const text = html.replace(/<span class="lang">[^<]*<\/span>/g, '').replace(BLOCK_TAG, ' ').replace(/<[^>]+>/g, '')
+  // Code labels and container titles are left out of a selection (client/components/selection-text.ts).
+  const text = html.replace(/<span class="lang">[^<]*<\/span>|<p class="custom-block-title">[^<]*<\/p>|<summary>[^<]*<\/summary>/g, '').replace(BLOCK_TAG, ' ').replace(/<[^>]+>/g, '')
   return fold ? foldSelection(decodeHTML(text)) : decodeHTML(text)
 }
 
