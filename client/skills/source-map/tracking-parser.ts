@@ -17,6 +17,12 @@ type BlockRule = Parameters<MarkdownIt['block']['ruler']['at']>[1]
 // VitePress's containers (`::: tip`, `:::`): their lines are structure, and their titles are left out of a selection too.
 const CONTAINER_LINE = /^:{3,}\s*(?:(?:tip|info|warning|danger|details|raw|v-pre|code-group)(?:\s.*)?)?$/
 
+// markdown-it-attrs (in VitePress): `{#id .class key=value}` ending a heading or paragraph, or right after an inline element.
+const ATTRIBUTE = `(?:[#.][^\\s{}]+|[^\\s{}=]+(?:=(?:"[^"]*"|'[^']*'|[^\\s{}]+))?)`
+const TRAILING_ATTRIBUTES = new RegExp(`[ \\t]*\\{ *${ATTRIBUTE}(?: +${ATTRIBUTE})* *\\}$`)
+const LEADING_ATTRIBUTES = new RegExp(`^\\{ *${ATTRIBUTE}(?: +${ATTRIBUTE})* *\\}`)
+const ATTRIBUTE_HOLDERS = new Set(['strong_close', 'em_close', 's_close', 'link_close', 'code_inline', 'image'])
+
 const containerLine: BlockRule = (state, startLine, _endLine, silent) => {
   const line = state.src.slice(state.bMarks[startLine]! + state.tShift[startLine]!, state.eMarks[startLine]).trimEnd()
   if (state.sCount[startLine]! - state.blkIndent >= 4 || !CONTAINER_LINE.test(line)) return false
@@ -43,6 +49,33 @@ export function createTrackingParser(targets: LinkTargets = {}): TrackingParser 
   md.use(wikiLinkTextPlugin, targets)
   md.block.ruler.before('fence', 'metablog_container_line', containerLine, { alt: ['paragraph', 'reference', 'blockquote', 'list'] })
   const extents = new WeakMap<Token, Extent>()
+
+  /** Cuts `length` characters off a text token's start or end, with their positions. */
+  function cut(token: Token, from: 'start' | 'end', length: number): void {
+    const extent = extents.get(token)
+    if (extent?.kind !== 'chars' || extent.positions.length !== token.content.length) return
+    token.content = from === 'start' ? token.content.slice(length) : token.content.slice(0, -length)
+    extent.positions = from === 'start' ? extent.positions.slice(length) : extent.positions.slice(0, -length)
+  }
+
+  md.core.ruler.after('inline', 'metablog_attributes', (state) => {
+    state.tokens.forEach((block, index) => {
+      const children = block.type === 'inline' ? block.children : null
+      if (!children) return
+      let previous = ''
+      for (const child of children) {
+        // A strong or em run leaves an empty text token beside its close token.
+        if (child.type === 'text' && child.content === '') continue
+        const leading = child.type === 'text' && ATTRIBUTE_HOLDERS.has(previous) ? LEADING_ATTRIBUTES.exec(child.content) : null
+        if (leading) cut(child, 'start', leading[0].length)
+        previous = child.type
+      }
+      const last = children.at(-1)
+      const holder = state.tokens[index - 1]?.type
+      const trailing = last?.type === 'text' && (holder === 'heading_open' || holder === 'paragraph_open') ? TRAILING_ATTRIBUTES.exec(last.content) : null
+      if (last && trailing) cut(last, 'end', trailing[0].length)
+    })
+  })
 
   const Base = md.inline.State
   class TrackingState extends Base {

@@ -36,6 +36,7 @@ const CORPUS = [
   '# Heading with `code`\n\n- item one with *em*\n- item [[atomic-file-writes]] two\n\n> quoted **bold** text\n> over two lines',
   '| Name | Link |\n|---|---|\n| `x` | [[atomic-file-writes\\|alias]] |\n| **y** | a&amp;b |',
   '1. first *step*\n2. second [step](/s)\n\n```\nconst a = 1 * 2\n```\n\nAfter the code.',
+  '## Heading with attributes {#custom .big}\n\nA lead paragraph {.lead}\n\nText **bold**{.red} and `code`{.x} end, not {curly} here.',
   'Before the tip.\n\n::: tip Careful\nInside the **tip** with [[atomic-file-writes]].\n:::\n\n::: details\nHidden `code` here.\n:::\n\nAfter.',
 ]
 
