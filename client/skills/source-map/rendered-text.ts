@@ -96,10 +96,12 @@ function walkInline(children: Token[], parser: TrackingParser, toSource: (offset
       if (extent?.kind === 'chars' && extent.positions.length === token.content.length) {
         extent.positions.forEach((position, index) => out.add(token.content[index]!, toSource(position), toSource(position) + 1))
       } else for (let index = 0; index < token.content.length; index++) out.add(token.content[index]!, range.start, range.end)
-    } else if (token.type === 'code_inline') {
+    } else if (token.type === 'code_inline' && extent?.kind === 'span') {
       out.constructs.push(range)
-      const inner = content.slice((extent as { start: number }).start + token.markup.length, (extent as { end: number }).end - token.markup.length)
-      const first = toSource((extent as { start: number }).start + token.markup.length + (inner.length === token.content.length ? 0 : 1))
+      // markdown-it drops one space on each side of the code when both are there.
+      const innerStart = extent.start + token.markup.length
+      const inner = content.slice(innerStart, extent.end - token.markup.length)
+      const first = toSource(innerStart + (inner.length === token.content.length ? 0 : 1))
       for (let index = 0; index < token.content.length; index++) out.add(token.content[index]!, first + index, first + index + 1)
     } else if (token.type === 'softbreak' || token.type === 'hardbreak' || (token.type === 'html_inline' && /^<br\b/i.test(token.content))) {
       out.space(range.start)
@@ -111,8 +113,8 @@ function walkInline(children: Token[], parser: TrackingParser, toSource: (offset
       const start = open ? span(parser.extentOf(open)) : null
       if (!open || !start) continue
       // A strong run's open token is its second mark and its close token its first: widen to the whole run.
-      const extra = (mark: Token) => Math.max(0, mark.markup.length - (span(parser.extentOf(mark))!.end - span(parser.extentOf(mark))!.start))
-      out.constructs.push({ start: start.start - extra(open), end: range.end + extra(token) })
+      const extra = (mark: Token, covered: { start: number; end: number }) => Math.max(0, mark.markup.length - (covered.end - covered.start))
+      out.constructs.push({ start: start.start - extra(open, start), end: range.end + extra(token, range) })
     }
   }
 }
