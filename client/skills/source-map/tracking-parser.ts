@@ -30,6 +30,7 @@ const containerLine: BlockRule = (state, startLine, _endLine, silent) => {
   state.line = startLine + 1
   return true
 }
+
 type Tracked = StateInline & { positions: number[] }
 
 /** Characters the main loop appended to `pending` on its own (no rule matched) sit just before `pos`. */
@@ -53,7 +54,7 @@ export function createTrackingParser(targets: LinkTargets = {}): TrackingParser 
   /** Cuts `length` characters off a text token's start or end, with their positions. */
   function cut(token: Token, from: 'start' | 'end', length: number): void {
     const extent = extents.get(token)
-    if (extent?.kind !== 'chars' || extent.positions.length !== token.content.length) return
+    if (length <= 0 || extent?.kind !== 'chars' || extent.positions.length !== token.content.length) return
     token.content = from === 'start' ? token.content.slice(length) : token.content.slice(0, -length)
     extent.positions = from === 'start' ? extent.positions.slice(length) : extent.positions.slice(0, -length)
   }
