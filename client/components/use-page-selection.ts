@@ -1,5 +1,6 @@
 // Follows the text the author selects on the page (not in the assistant itself) and where it is.
 import { onBeforeUnmount, onMounted, shallowRef } from 'vue'
+import { selectionText } from './selection-text'
 
 export interface PageSelection {
   text: string
@@ -18,7 +19,7 @@ export function usePageSelection(ignore: () => Array<Element | null | undefined>
     const selection = document.getSelection()
     const anchor = selection?.anchorNode ?? null
     if (anchor && ignore().some((element) => element?.contains(anchor))) return
-    const text = selection && !selection.isCollapsed && selection.rangeCount > 0 ? selection.toString().trim() : ''
+    const text = selection && !selection.isCollapsed && selection.rangeCount > 0 ? selectionText(selection).trim() : ''
     if (text === '') {
       current.value = null
       lastText = ''

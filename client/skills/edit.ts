@@ -2,7 +2,8 @@ import { defineSkill } from '../runtime/define-skill'
 import { parseEditCommand } from '../runtime/intent-commands'
 import { editRule } from '../runtime/intent-patterns'
 import type { Skill, SkillContext } from '../runtime/types'
-import { locateSelection } from './locate'
+import { locateSelection, type LocateOptions } from './locate'
+import { pageTitles } from './source-map/page-titles'
 import { system, user } from './prompts'
 import { SkillError } from '../api/errors'
 import { neutralizedNotice, sanitizeMarkdown, type Neutralized } from './sanitize-markdown'
@@ -34,8 +35,8 @@ function targetPath(context: SkillContext): string {
   return path
 }
 
-function locate(source: string, selection: string, path: string): { start: number; end: number } {
-  const found = locateSelection(source, selection)
+function locate(source: string, selection: string, path: string, targets: LocateOptions): { start: number; end: number } {
+  const found = locateSelection(source, selection, targets)
   if ('problem' in found) {
     throw new SkillError(
       found.problem === 'ambiguous' ? 'ERR_SELECTION_AMBIGUOUS' : 'ERR_SELECTION_NOT_FOUND',
@@ -68,7 +69,9 @@ export const editSkill = defineSkill({
         const path = targetPath(context)
         const { content, hash } = await context.api.readFile(path, { signal: context.signal })
         context.expectHash(path, hash)
-        return { path, hash, source: content, ...locate(content, selection, path) }
+        // `![[page]]` shows the page's title; only then is the page list worth asking for.
+        const targets = content.includes('![[') ? pageTitles((await context.api.listPages({ signal: context.signal }).catch(() => ({ pages: [] }))).pages) : {}
+        return { path, hash, source: content, ...locate(content, selection, path, targets) }
       },
     },
     {

@@ -1,8 +1,10 @@
 // Finds the text the author selected on the rendered page in the page's Markdown source.
+import { INVISIBLE, renderedText, type RenderedText } from './source-map/rendered-text'
+import type { LinkTargets } from './source-map/wiki-link-text'
 
 export type Located = { start: number; end: number } | { problem: 'missing' | 'ambiguous' }
 
-const MARKUP = new Set(['*', '_', '`', '~'])
+export type LocateOptions = LinkTargets
 
 function occurrences(haystack: string, needle: string): number[] {
   const found: number[] = []
@@ -10,61 +12,48 @@ function occurrences(haystack: string, needle: string): number[] {
   return found
 }
 
-/** The source as the reader sees it: markup dropped, link targets dropped, white space folded; with a map back. */
-function project(source: string): { plain: string; map: number[] } {
-  let plain = ''
-  const map: number[] = []
-  for (let index = 0; index < source.length; index++) {
-    const char = source[index]!
-    if (char === ']' && source[index + 1] === '(') {
-      const close = source.indexOf(')', index)
-      if (close !== -1) {
-        index = close
-        continue
-      }
+/** A selection as the page's text is folded: invisible characters dropped, white space runs as one space. */
+export function foldSelection(selection: string): string {
+  return selection.replace(INVISIBLE, '').replace(/\s+/g, ' ').trim()
+}
+
+/**
+ * Where the rendered text `[from, to)` came from. A range that starts inside a link, emphasis or code
+ * span and ends past it (or the reverse) takes in the whole construct, so replacing it leaves no stray mark.
+ */
+export function sourceRange(rendered: RenderedText, from: number, to: number): { start: number; end: number } {
+  let start = rendered.starts[from]!
+  let end = rendered.ends[to - 1]!
+  for (let changed = true; changed; ) {
+    changed = false
+    for (const construct of rendered.constructs) {
+      if (start > construct.start && start < construct.end && end > construct.end) (start = construct.start), (changed = true)
+      if (end > construct.start && end < construct.end && start < construct.start) (end = construct.end), (changed = true)
     }
-    if (MARKUP.has(char) || char === '[' || char === ']') continue
-    if (/\s/.test(char)) {
-      if (plain.endsWith(' ')) continue
-      plain += ' '
-    } else plain += char
-    map.push(index)
   }
-  return { plain, map }
-}
-
-function fold(text: string): string {
-  return project(text).plain.trim()
-}
-
-/** Exact, then white-space tolerant, then markup tolerant; a text found twice is ambiguous. */
-export function locateSelection(source: string, selection: string): Located {
-  const wanted = selection.trim()
-  if (!wanted) return { problem: 'missing' }
-  const exact = occurrences(source, wanted)
-  if (exact.length === 1) return { start: exact[0]!, end: exact[0]! + wanted.length }
-  if (exact.length > 1) return { problem: 'ambiguous' }
-
-  const { plain, map } = project(source)
-  const needle = fold(wanted)
-  const found = occurrences(plain, needle)
-  if (found.length === 0) return { problem: 'missing' }
-  if (found.length > 1) return { problem: 'ambiguous' }
-  return balanceMarkup(source, map[found[0]!]!, map[found[0]! + needle.length - 1]! + 1)
-}
-
-/** A span that closes a mark it does not open takes in the opening mark just before it, and the reverse. */
-function balanceMarkup(source: string, start: number, end: number): { start: number; end: number } {
-  const opened: string[] = []
-  const unopened: string[] = []
-  for (const match of source.slice(start, end).matchAll(/\*+|_+|`+|~+/g)) {
-    const run = match[0]
-    const before = source[start + match.index - 1] ?? ' '
-    if (opened.at(-1) === run) opened.pop()
-    else if (opened.length === 0 && !/\s/.test(before) && match.index > 0) unopened.push(run)
-    else opened.push(run)
-  }
-  for (const run of unopened.reverse()) if (source.slice(start - run.length, start) === run) start -= run.length
-  for (const run of opened.reverse()) if (source.startsWith(run, end)) end += run.length
   return { start, end }
+}
+
+// An edit locates its selection, then locates it again in the same page to re-apply it: keep the last map.
+let last: { source: string; targets: LocateOptions; rendered: RenderedText } | null = null
+
+function renderedOnce(source: string, targets: LocateOptions): RenderedText {
+  if (last?.source !== source || last.targets.titleOf !== targets.titleOf || last.targets.hasAttachment !== targets.hasAttachment) {
+    last = { source, targets, rendered: renderedText(source, targets) }
+  }
+  return last.rendered
+}
+
+/** Found in the text the page renders (through a source map); else found as written, for Markdown the author copied. */
+export function locateSelection(source: string, selection: string, options: LocateOptions = {}): Located {
+  const wanted = foldSelection(selection)
+  if (!wanted) return { problem: 'missing' }
+  const rendered = renderedOnce(source, options)
+  const found = occurrences(rendered.text, wanted)
+  if (found.length > 1) return { problem: 'ambiguous' }
+  if (found.length === 1) return sourceRange(rendered, found[0]!, found[0]! + wanted.length)
+  const raw = selection.trim()
+  const exact = occurrences(source, raw)
+  if (exact.length === 1) return { start: exact[0]!, end: exact[0]! + raw.length }
+  return { problem: exact.length > 1 ? 'ambiguous' : 'missing' }
 }

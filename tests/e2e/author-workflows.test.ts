@@ -1,3 +1,5 @@
+import fs from 'node:fs/promises'
+import path from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { DETAILS, OUTLINE, content, requestsContaining, sentences, until } from '../helpers/runtime.js'
 import { startStudio, type Studio } from './harness.js'
@@ -80,6 +82,76 @@ describe('an author in the browser', () => {
     await page.getByTestId('metablog-approval').filter({ hasText: 'Something the author' }).and(page.locator('[data-status=rejected]')).waitFor()
     await page.getByTestId('metablog-message').filter({ hasText: 'Left the page unchanged' }).waitFor()
     expect(await studio.read('posts/understanding-etags.md')).toBe(before)
+  })
+
+  it('edits a paragraph that ends in a same-page heading link, and shows the change rendered, old words then new', async () => {
+    const { page, fake } = studio
+    await studio.visit('/posts/atomic-file-writes')
+    await page.evaluate(() => {
+      const paragraph = [...document.querySelectorAll('.vp-doc p')].find((element) => element.textContent?.startsWith('Any tool that rewrites'))!
+      const range = document.createRange()
+      range.selectNodeContents(paragraph)
+      window.getSelection()!.removeAllRanges()
+      window.getSelection()!.addRange(range)
+      document.dispatchEvent(new Event('selectionchange'))
+    })
+    await page.getByRole('button', { name: 'Ask MetaBlog' }).click()
+    await page.getByTestId('metablog-selection').waitFor()
+    const rewrite = 'Any tool that rewrites files a person is also editing must answer one question: what if the process dies mid-write? With a naive `fs.writeFile` you may be left with a truncated file. This post shows the standard fix and explains [[#Why rename is atomic]].'
+    fake.enqueue({ text: [rewrite] })
+    await studio.ask('make this more concise')
+    const approval = page.getByTestId('metablog-approval').filter({ has: page.getByRole('button', { name: 'Accept' }) })
+    const diff = approval.getByTestId('metablog-diff')
+    await diff.waitFor()
+    // Rendered: the code span is code, the heading link is its text, and each change reads old then new.
+    expect(await diff.locator('.hunk.rendered code').first().innerText()).toBe('fs.writeFile')
+    expect(await diff.locator('.wiki-link').innerText()).toBe('Why rename is atomic')
+    expect(await diff.locator('del').first().innerText()).toContain('human')
+    expect(await diff.locator('ins').first().innerText()).toContain('person')
+    expect(await diff.innerText()).not.toContain('[[')
+    await diff.scrollIntoViewIfNeeded()
+    await studio.shot('6-edit-diff-rendered')
+    await page.setViewportSize({ width: 390, height: 844 })
+    await diff.scrollIntoViewIfNeeded()
+    await studio.shot('6-edit-diff-390')
+    await page.setViewportSize({ width: 1280, height: 900 })
+    await diff.getByRole('button', { name: 'Markdown' }).click()
+    expect(await diff.locator('.hunk.source').innerText()).toContain('[[#Why rename is atomic]]')
+    await studio.shot('6-edit-diff-source')
+    await approval.getByRole('button', { name: 'Accept' }).click()
+    await until(async () => (await studio.read('posts/atomic-file-writes.md')).includes(rewrite), 10_000, 'the edit on disk')
+    const source = await studio.read('posts/atomic-file-writes.md')
+    expect(source).toContain(rewrite)
+    expect(source).toContain('title: Atomic file writes in Node.js')
+    await page.getByTestId('metablog-progress').waitFor({ state: 'detached' })
+  })
+
+  it('shows the add-links change as the linked paragraph only, without the front matter', async () => {
+    const { page } = studio
+    const filler = Array.from({ length: 4 }, (_unused, index) => `Paragraph ${index + 1} says nothing about any other post.`).join('\n\n')
+    await fs.writeFile(
+      path.join(studio.root, 'notes/reading-list.md'),
+      `---\ntitle: Reading list\ntags: [reading]\n---\n\n# Reading list\n\n${filler}\n\nStart with Understanding ETags and optimistic concurrency, then move on.\n\n${filler}\n`,
+    )
+    await studio.visit('/notes/reading-list')
+    await studio.ask('link the unlinked mentions on this page')
+    const approval = page.getByTestId('metablog-approval').filter({ has: page.getByRole('button', { name: 'Accept' }) })
+    const diff = approval.getByTestId('metablog-diff')
+    await diff.waitFor({ timeout: 15_000 })
+    const text = await diff.innerText()
+    expect(text).toContain('front matter unchanged')
+    expect(text).toContain('1 link or formatting change')
+    expect(text).not.toContain('title:')
+    expect(text).not.toContain('Paragraph 2 says')
+    expect(await diff.locator('ins.restyled .wiki-link').innerText()).toBe('Understanding ETags and optimistic concurrency')
+    expect(await diff.locator('del').count()).toBe(0)
+    await diff.scrollIntoViewIfNeeded()
+    await studio.shot('7-add-links-diff')
+    await page.evaluate(() => document.documentElement.classList.add('dark'))
+    await studio.shot('7-add-links-diff-dark')
+    await page.evaluate(() => document.documentElement.classList.remove('dark'))
+    await approval.getByRole('button', { name: 'Reject' }).click()
+    await page.getByTestId('metablog-message').filter({ hasText: 'Left the page without the new links' }).waitFor()
   })
 
   it('summarizes the current article as a stream', async () => {
