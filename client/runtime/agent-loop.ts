@@ -204,22 +204,31 @@ export async function runAgentLoop(context: SkillContext, options: AgentLoopOpti
       await saved
       return { text: turn.text, steps: step + 1, stopped: false }
     }
+    // A run of reads is recorded at once, so one save carries it (a read lost to a crash is cheap to redo).
+    const reads: [string, ToolOutcome][] = []
+    const recordReads = () => {
+      for (const [id, outcome] of reads.splice(0)) saved = context.record(id, outcome)
+    }
     for (const [index, call] of turn.toolCalls.entries()) {
       const id = `tool-${step}-${index}`
       let outcome = context.recorded<ToolOutcome>(id)
       if (!outcome) {
         const read = isRead(options.tools, call.name)
         context.progress(`Running ${call.name}`)
-        // A write starts only once everything before it is saved, so a resume knows what led to it.
-        if (!read) await saved
+        if (!read) {
+          // A write starts only once everything before it is saved, so a resume knows what led to it.
+          recordReads()
+          await saved
+        }
         outcome = await runCall(context, options.tools, offered, call, toolContext)
         context.signal.throwIfAborted()
-        saved = context.record(id, outcome)
-        // A write's result must be saved before anything else happens; a read's only before the next turn is acted on.
-        if (!read) await saved
+        if (read) reads.push([id, outcome])
+        // A write's result is saved before anything else happens; reads' only before the next turn is acted on.
+        else await (saved = context.record(id, outcome))
       }
       messages.push({ role: 'tool', tool_call_id: call.id, content: outcomeText(outcome) })
     }
+    recordReads()
   }
   await saved
   return { text: '', steps: options.maxSteps, stopped: true }
