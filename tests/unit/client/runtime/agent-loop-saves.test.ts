@@ -17,7 +17,12 @@ const PAGE = 'posts/a.md'
 const SAVE_MS = 30
 
 const turns: FakeReply[] = [
-  { toolCalls: [{ id: 'call_1', name: 'read_page', arguments: JSON.stringify({ path: PAGE }) }] },
+  {
+    toolCalls: [
+      { id: 'call_1', name: 'read_page', arguments: JSON.stringify({ path: PAGE }) },
+      { id: 'call_s', name: 'search_pages', arguments: JSON.stringify({ query: 'alpha' }) },
+    ],
+  },
   { toolCalls: [{ id: 'call_2', name: 'edit_page', arguments: JSON.stringify({ path: PAGE, edits: [{ oldText: 'Alpha.', newText: 'Beta.' }] }) }] },
   { text: ['Done.'] },
 ]
@@ -63,6 +68,7 @@ function setUp() {
       return { path, content, hash: await hashText(content) }
     },
     readHash: async () => hashText(content),
+    search: async () => ({ results: [{ path: PAGE, title: 'A', score: 1, snippet: 'Alpha.' }] }),
     writeFile: async (_path: string, next: string) => {
       events.push('write')
       content = next
@@ -85,9 +91,11 @@ describe('agent loop checkpoint saves', () => {
     expect(record?.outcome).toBe('COMPLETED')
     expect(content()).toBe('# A\n\nBeta.\n')
     const at = (event: string) => events.indexOf(event)
-    // The read's result is still being saved while the second turn is asked for…
+    // The reads' results are still being saved while the second turn is asked for…
     expect(at('model 1 asked')).toBeLessThan(heldAt(events, 'tool-0-0'))
-    // …but it is held before the second turn is recorded, and both before the edit is written.
+    // One save carries the turn's two reads…
+    expect(events).toContain('save [tool-0-0,tool-0-1] sent')
+    // …and it is held before the second turn is recorded, and both before the edit is written.
     const turnSaved = events.findIndex((event) => event.includes('turn-1') && event.endsWith('sent'))
     expect(heldAt(events, 'tool-0-0')).toBeLessThan(turnSaved)
     expect(heldAt(events, 'turn-1')).toBeLessThan(at('write'))
