@@ -68,7 +68,10 @@ function memoryApi(): MetaBlogApi {
     appendCheckpoint: async (taskId: string, patch: CheckpointPatch) => {
       const held = checkpoints.get(taskId) as Checkpoint
       const copy = JSON.parse(JSON.stringify(patch)) as CheckpointPatch
-      held.records = [...(held.records ?? []).slice(0, copy.base.records), ...copy.records]
+      // In place, as the server's append is: O(what is new), not O(history).
+      held.records ??= []
+      held.records.length = copy.base.records
+      held.records.push(...copy.records)
       return { taskId, updatedAt: Date.now() }
     },
     deleteCheckpoint: async (taskId: string) => ({ deleted: checkpoints.delete(taskId) }),
