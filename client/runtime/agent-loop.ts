@@ -209,26 +209,30 @@ export async function runAgentLoop(context: SkillContext, options: AgentLoopOpti
     const recordReads = () => {
       for (const [id, outcome] of reads.splice(0)) saved = context.record(id, outcome)
     }
-    for (const [index, call] of turn.toolCalls.entries()) {
-      const id = `tool-${step}-${index}`
-      let outcome = context.recorded<ToolOutcome>(id)
-      if (!outcome) {
-        const read = isRead(options.tools, call.name)
-        context.progress(`Running ${call.name}`)
-        if (!read) {
-          // A write starts only once everything before it is saved, so a resume knows what led to it.
-          recordReads()
-          await saved
+    try {
+      for (const [index, call] of turn.toolCalls.entries()) {
+        const id = `tool-${step}-${index}`
+        let outcome = context.recorded<ToolOutcome>(id)
+        if (!outcome) {
+          const read = isRead(options.tools, call.name)
+          context.progress(`Running ${call.name}`)
+          if (!read) {
+            // A write starts only once everything before it is saved, so a resume knows what led to it.
+            recordReads()
+            await saved
+          }
+          outcome = await runCall(context, options.tools, offered, call, toolContext)
+          context.signal.throwIfAborted()
+          if (read) reads.push([id, outcome])
+          // A write's result is saved before anything else happens; reads' only before the next turn is acted on.
+          else await (saved = context.record(id, outcome))
         }
-        outcome = await runCall(context, options.tools, offered, call, toolContext)
-        context.signal.throwIfAborted()
-        if (read) reads.push([id, outcome])
-        // A write's result is saved before anything else happens; reads' only before the next turn is acted on.
-        else await (saved = context.record(id, outcome))
+        messages.push({ role: 'tool', tool_call_id: call.id, content: outcomeText(outcome) })
       }
-      messages.push({ role: 'tool', tool_call_id: call.id, content: outcomeText(outcome) })
+    } finally {
+      // Also when Stop or an error ends the turn: the reads that finished are kept.
+      recordReads()
     }
-    recordReads()
   }
   await saved
   return { text: '', steps: options.maxSteps, stopped: true }
