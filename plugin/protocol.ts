@@ -156,6 +156,22 @@ export interface CheckpointsResponse {
   checkpoints: Checkpoint[]
 }
 
+/**
+ * POST /checkpoints/:taskId: what changed since the saves the server already holds, appended to the
+ * checkpoint so a long task does not resend its whole history each step. `steps` and `records`
+ * continue the server's lists at `base` (a resent patch lands on the same places); the other fields
+ * replace their saved values. 404 ERR_NOT_FOUND when there is no checkpoint to append to (send it whole).
+ */
+export interface CheckpointPatch {
+  base: { steps: number; records: number }
+  steps: CheckpointStep[]
+  records: CheckpointStep[]
+  partial?: Checkpoint['partial'] | null
+  expectedHashes?: Record<string, string>
+  pendingHashes?: Record<string, string>
+  createdPaths?: string[]
+}
+
 // --- llm -----------------------------------------------------------------------
 
 /** A model's list price in US dollars per million tokens. */

@@ -1,7 +1,9 @@
+import { constants } from 'node:fs'
 import fs from 'node:fs/promises'
 import path from 'node:path'
 import type { Checkpoint } from '../plugin/protocol.js'
 import { removeStaleTempFiles, writeFileAtomic } from './atomic-write.js'
+import { checkPatch, foldCheckpoint, patchLine } from './checkpoint-log.js'
 import { folderNames } from './folder-names.js'
 import { MetaBlogError, isErrnoException } from './errors.js'
 import { KeyedMutex } from './keyed-mutex.js'
@@ -46,7 +48,7 @@ function checkCheckpoint(taskId: string, value: unknown): Checkpoint {
   } as Checkpoint
 }
 
-/** Resumable task state, one JSON file per task in a folder the file watcher ignores. */
+/** Resumable task state, one file per task (a checkpoint and the patches since, see checkpoint-log.ts) in a folder the file watcher ignores. */
 export class CheckpointStore {
   private readonly folder: string
   private readonly maxAgeMs: number
@@ -77,6 +79,32 @@ export class CheckpointStore {
       // power cut costs a repeated step, never a page, and an fsync per step would dominate the agent loop.
       await writeFileAtomic(this.fileOf(taskId), JSON.stringify(checkpoint), { durable: false })
       return checkpoint
+    })
+  }
+
+  /**
+   * Appends what changed since the saves the file holds: one append, no rewrite of the history.
+   * ERR_NOT_FOUND when there is no checkpoint to append to (the client then saves it whole).
+   */
+  async append(taskId: string, value: unknown): Promise<{ taskId: string; updatedAt: number }> {
+    const file = this.fileOf(taskId)
+    const updatedAt = this.now()
+    const line = patchLine(checkPatch(value), updatedAt)
+    return this.serialized(async () => {
+      let handle
+      try {
+        // Append only: never create, so a patch cannot stand without the checkpoint it continues.
+        handle = await fs.open(file, constants.O_WRONLY | constants.O_APPEND)
+      } catch (error) {
+        if (!isErrnoException(error) || error.code !== 'ENOENT') throw error
+        throw new MetaBlogError('ERR_NOT_FOUND', `There is no checkpoint for task ${taskId} to add to: save it whole with PUT /checkpoints/${taskId}.`)
+      }
+      try {
+        await handle.write(line)
+      } finally {
+        await handle.close()
+      }
+      return { taskId, updatedAt }
     })
   }
 
@@ -123,9 +151,11 @@ export class CheckpointStore {
       throw error
     }
     try {
-      const checkpoint = checkCheckpoint(taskId, JSON.parse(text))
-      if (typeof checkpoint.updatedAt !== 'number') throw new Error('no updatedAt')
-      return checkpoint
+      return foldCheckpoint(text, (value) => {
+        const checkpoint = checkCheckpoint(taskId, value)
+        if (typeof checkpoint.updatedAt !== 'number') throw new Error('no updatedAt')
+        return checkpoint
+      })
     } catch {
       await this.moveAside(file)
       return null

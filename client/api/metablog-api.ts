@@ -1,5 +1,6 @@
 import type {
   Checkpoint,
+  CheckpointPatch,
   CheckpointsResponse,
   ErrorBody,
   FileResponse,
@@ -87,6 +88,9 @@ export function createMetaBlogApi(connection: ApiConnection) {
         signal: options.signal,
         json: checkpoint,
       }),
+    /** Adds what changed since the saves the server holds; ERR_NOT_FOUND when it holds none. */
+    appendCheckpoint: (taskId: string, patch: CheckpointPatch, options: CallOptions = {}) =>
+      call<{ taskId: string; updatedAt: number }>(`/checkpoints/${encodeURIComponent(taskId)}`, { method: 'POST', signal: options.signal, json: patch }),
     deleteCheckpoint: (taskId: string) => call<{ deleted: boolean }>(`/checkpoints/${encodeURIComponent(taskId)}`, { method: 'DELETE' }),
     graph: (options: CallOptions = {}) => call<GraphResponse>('/graph', options),
     search: (query: string, options: CallOptions = {}) => call<SearchResponse>(`/search${queryString({ q: query })}`, options),

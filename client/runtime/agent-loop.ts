@@ -61,6 +61,18 @@ function historyMessages(history: readonly HistoryEntry[]): ChatCompletionMessag
   return history.map((entry) => ({ role: entry.role, content: entry.text }) as ChatCompletionMessageParam)
 }
 
+/** A request's estimated tokens, each message counted once (not the whole history again at every step). */
+function tokenCounter(specs: ReturnType<typeof toolSpecs>): (messages: readonly ChatCompletionMessageParam[]) => number {
+  const counted = new WeakMap<ChatCompletionMessageParam, number>()
+  const toolTokens = estimateRequest([], specs)
+  return (messages) =>
+    messages.reduce((sum, message) => {
+      let tokens = counted.get(message)
+      if (tokens === undefined) counted.set(message, (tokens = estimateRequest([message])))
+      return sum + tokens
+    }, toolTokens)
+}
+
 function isRead(tools: readonly Tool[], name: string): boolean {
   return tools.some((tool) => tool.name === name && tool.category === 'read')
 }
@@ -135,7 +147,6 @@ export async function runAgentLoop(context: SkillContext, options: AgentLoopOpti
   const shape =
     context.recorded<BlogShape>('shape') ??
     blogShape((await context.api.listPages({ signal: context.signal })).pages, inputs.currentFile)
-  if (!context.recorded('shape')) await context.record('shape', shape)
   const messages: ChatCompletionMessageParam[] = [
     { role: 'system', content: agentPrompt({ shape, mode, currentFile: inputs.currentFile, selectedText: inputs.selectedText }) },
     ...historyMessages(inputs.history ?? []),
@@ -157,8 +168,9 @@ export async function runAgentLoop(context: SkillContext, options: AgentLoopOpti
     historyLength = history.length
     return true
   }
+  const requestTokens = tokenCounter(specs)
   /** Whether the next request would pass the share of the window at which older turns are compacted. */
-  const overBudget = () => conversation !== undefined && context.model !== null && estimateRequest(messages, specs) > COMPACT_AT * conversation.window(context.model.model)
+  const overBudget = () => conversation !== undefined && context.model !== null && requestTokens(messages) > COMPACT_AT * conversation.window(context.model.model)
   const toolContext: ToolContext = {
     signal: context.signal,
     api: context.api,
@@ -166,13 +178,13 @@ export async function runAgentLoop(context: SkillContext, options: AgentLoopOpti
     approve: (proposal) => context.approve(proposal, mode),
   }
   const done = stepCountIs(options.maxSteps)
-  // The last record's save: everything recorded is saved before the next paid model request starts.
-  let saved: Promise<void> = Promise.resolve()
+  // The last record's save. It overlaps the next model request (the author waits for the model, not
+  // the disk) but is awaited before that request's answer is acted on and before any write starts.
+  let saved: Promise<void> = context.recorded('shape') ? Promise.resolve() : context.record('shape', shape)
   for (let step = 0; !done(step); step++) {
     context.progress(step === 0 ? 'Thinking…' : `Step ${step + 1} of at most ${options.maxSteps}`)
     let turn = context.recorded<ModelTurn>(`turn-${step}`)
     if (!turn) {
-      await saved
       // Checked before every request: tool results can push a long conversation over the budget mid-turn.
       if (overBudget()) await compact('budget')
       try {
@@ -182,7 +194,9 @@ export async function runAgentLoop(context: SkillContext, options: AgentLoopOpti
         if (!isContextLengthError(error) || !(await compact('overflow'))) throw error
         turn = await modelTurn(context, messages, offered)
       }
-      // Not waited for: the tools run while it is sent (a write saves the checkpoint before it is made).
+      // The results this turn was asked with are saved before the turn is: a resume never sees a turn without them.
+      await saved
+      // Not waited for: read tools run while it is sent (a write waits for it, below).
       saved = context.record(`turn-${step}`, turn)
     }
     messages.push(assistantMessage(turn))
@@ -190,18 +204,34 @@ export async function runAgentLoop(context: SkillContext, options: AgentLoopOpti
       await saved
       return { text: turn.text, steps: step + 1, stopped: false }
     }
-    for (const [index, call] of turn.toolCalls.entries()) {
-      const id = `tool-${step}-${index}`
-      let outcome = context.recorded<ToolOutcome>(id)
-      if (!outcome) {
-        context.progress(`Running ${call.name}`)
-        outcome = await runCall(context, options.tools, offered, call, toolContext)
-        context.signal.throwIfAborted()
-        saved = context.record(id, outcome)
-        // A write's result must be saved before anything else happens; a read's only before the next model request.
-        if (!isRead(options.tools, call.name)) await saved
+    // A run of reads is recorded at once, so one save carries it (a read lost to a crash is cheap to redo).
+    const reads: [string, ToolOutcome][] = []
+    const recordReads = () => {
+      for (const [id, outcome] of reads.splice(0)) saved = context.record(id, outcome)
+    }
+    try {
+      for (const [index, call] of turn.toolCalls.entries()) {
+        const id = `tool-${step}-${index}`
+        let outcome = context.recorded<ToolOutcome>(id)
+        if (!outcome) {
+          const read = isRead(options.tools, call.name)
+          context.progress(`Running ${call.name}`)
+          if (!read) {
+            // A write starts only once everything before it is saved, so a resume knows what led to it.
+            recordReads()
+            await saved
+          }
+          outcome = await runCall(context, options.tools, offered, call, toolContext)
+          context.signal.throwIfAborted()
+          if (read) reads.push([id, outcome])
+          // A write's result is saved before anything else happens; reads' only before the next turn is acted on.
+          else await (saved = context.record(id, outcome))
+        }
+        messages.push({ role: 'tool', tool_call_id: call.id, content: outcomeText(outcome) })
       }
-      messages.push({ role: 'tool', tool_call_id: call.id, content: outcomeText(outcome) })
+    } finally {
+      // Also when Stop or an error ends the turn: the reads that finished are kept.
+      recordReads()
     }
   }
   await saved

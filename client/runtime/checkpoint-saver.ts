@@ -1,4 +1,4 @@
-import type { Checkpoint } from '../../plugin/protocol'
+import type { Checkpoint, CheckpointPatch } from '../../plugin/protocol'
 
 export type CheckpointData = Omit<Checkpoint, 'updatedAt'>
 
@@ -32,19 +32,38 @@ export function startHeartbeat(save: () => void, finished: () => boolean): { sto
   }
 }
 
+/** Where a task's checkpoints go: whole, or (when the server can) only what changed since. */
+export interface CheckpointTransport {
+  save(checkpoint: CheckpointData): Promise<unknown>
+  append?(taskId: string, patch: CheckpointPatch): Promise<unknown>
+}
+
+/** A checkpoint is sent whole again once the patches since the last whole one outweigh it (and this floor). */
+const WHOLE_AFTER_BYTES = 64 * 1024
+
+type Held = CheckpointPatch['base']
+
 /**
  * Saves a task's checkpoints in order. One save runs at a time and at most one waits behind it,
  * taking the latest state when it starts, so a slow server never builds a queue of stale snapshots
- * (step outputs can be large). A save never rejects: failures go to `onFailure`.
+ * (step outputs can be large). After a first whole save, a save sends only what changed (new steps
+ * and records, the small hash maps, a changed partial text), so a long task does not resend its whole
+ * history each step; it is sent whole again when the patches outgrow it, which keeps both the
+ * client's and the server's work linear. A save never rejects: failures go to `onFailure`.
  */
 export class CheckpointSaver {
   lastSave = 0
   private saving: Promise<void> = Promise.resolve()
   private queued: Promise<void> | null = null
+  /** How many steps and records the server holds; null until a save succeeded (or after a refused patch). */
+  private held: Held | null = null
+  private heldPartial: CheckpointData['partial']
+  private wholeBytes = 0
+  private patchBytes = 0
 
   constructor(
     private readonly snapshot: () => CheckpointData,
-    private readonly send: (checkpoint: CheckpointData) => Promise<unknown>,
+    private readonly transport: CheckpointTransport,
     private readonly onFailure: (error: Error) => void,
   ) {}
 
@@ -60,7 +79,7 @@ export class CheckpointSaver {
     const queued = this.saving.then(async () => {
       this.queued = null
       try {
-        await this.send(structuredClone(this.snapshot()))
+        await this.send(this.snapshot())
       } catch (error) {
         this.onFailure(error as Error)
       }
@@ -68,5 +87,45 @@ export class CheckpointSaver {
     this.queued = queued
     this.saving = queued
     return queued
+  }
+
+  private async send(current: CheckpointData): Promise<void> {
+    const counts = { steps: current.steps.length, records: current.records?.length ?? 0 }
+    const held = this.held
+    if (held && this.transport.append && this.patchBytes <= Math.max(WHOLE_AFTER_BYTES, this.wholeBytes)) {
+      const patch = patchOf(current, held, this.heldPartial)
+      try {
+        await this.transport.append(current.taskId, patch)
+        this.patchBytes += JSON.stringify(patch).length
+        this.held = counts
+        this.heldPartial = current.partial
+        return
+      } catch (error) {
+        // Unreachable: the next save tries again. Refused (no checkpoint there, an older server): it goes whole.
+        const status = (error as { status?: number }).status ?? 0
+        if (status < 400 || status >= 500) throw error
+      }
+    }
+    this.held = null
+    // A copy, so the state the task goes on changing is not what a slow send carries.
+    const whole = structuredClone(current)
+    await this.transport.save(whole)
+    this.wholeBytes = this.transport.append ? JSON.stringify(whole).length : 0
+    this.patchBytes = 0
+    this.held = counts
+    this.heldPartial = current.partial
+  }
+}
+
+/** What changed since the server's copy: steps and records are append-only, the rest is small or replaced. */
+function patchOf(current: CheckpointData, held: Held, heldPartial: CheckpointData['partial']): CheckpointPatch {
+  return {
+    base: held,
+    steps: current.steps.slice(held.steps),
+    records: (current.records ?? []).slice(held.records),
+    ...(current.partial === heldPartial ? {} : { partial: current.partial ?? null }),
+    expectedHashes: { ...current.expectedHashes },
+    pendingHashes: { ...current.pendingHashes },
+    createdPaths: [...current.createdPaths],
   }
 }

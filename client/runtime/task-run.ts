@@ -26,6 +26,8 @@ export class TaskRun {
   readonly title: string
   private readonly finished: CheckpointStep[]
   private readonly records: CheckpointStep[]
+  /** Records by id: a long loop looks its results up at every step. */
+  private readonly recordIndex = new Map<string, CheckpointStep>()
   private partial: Checkpoint['partial']
   private readonly expectedHashes: Record<string, string>
   private readonly pendingHashes: Record<string, string>
@@ -50,11 +52,15 @@ export class TaskRun {
     this.title = checkpoint?.title ?? skill.title(inputs)
     this.finished = [...(checkpoint?.steps ?? [])]
     this.records = [...(checkpoint?.records ?? [])]
+    // The first record of an id wins, as a search from the start would find it.
+    for (const record of [...this.records].reverse()) this.recordIndex.set(record.id, record)
     this.partial = checkpoint?.partial
     this.expectedHashes = { ...checkpoint?.expectedHashes }
     this.pendingHashes = { ...checkpoint?.pendingHashes }
     this.createdPaths = [...(checkpoint?.createdPaths ?? [])]
-    this.saver = new CheckpointSaver(() => this.checkpoint(), (data) => host.api.saveCheckpoint(data), (error) => this.reportSaveFailure(error))
+    const { api } = host
+    const transport = { save: (data: CheckpointData) => api.saveCheckpoint(data), ...(api.appendCheckpoint ? { append: api.appendCheckpoint.bind(api) } : {}) }
+    this.saver = new CheckpointSaver(() => this.checkpoint(), transport, (error) => this.reportSaveFailure(error))
   }
 
   get signal(): AbortSignal {
@@ -261,10 +267,12 @@ export class TaskRun {
       },
       approve: (proposal, mode) => host.approve(this.taskId, proposal, this.signal, mode),
       resolveConflict: (path, summary) => host.resolveConflict(this.taskId, path, summary, this.signal),
-      recorded: <T>(id: string) => run.records.find((item) => item.id === id)?.output as T | undefined,
+      recorded: <T>(id: string) => run.recordIndex.get(id)?.output as T | undefined,
       record: async (id, output) => {
         host.touch()
-        run.records.push({ id, output: output ?? null, finishedAt: Date.now() })
+        const record = { id, output: output ?? null, finishedAt: Date.now() }
+        run.records.push(record)
+        if (!run.recordIndex.has(id)) run.recordIndex.set(id, record)
         await run.saveCheckpoint()
       },
       showToolCall: (call) => this.showToolCall(call),

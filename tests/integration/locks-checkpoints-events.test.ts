@@ -117,6 +117,24 @@ describe('checkpoints', () => {
     expect((await dev.api('/checkpoints/bad%2Fid', { method: 'PUT', json: checkpoint })).json.error.code).toBe('ERR_BAD_REQUEST')
     expect((await dev.api('/checkpoints/ok', { method: 'PUT', json: { nope: true } })).json.error.code).toBe('ERR_BAD_REQUEST')
   })
+
+  it('appends what changed with POST, lists the two as one, and asks for the whole checkpoint when there is none', async () => {
+    const record = (id: string) => ({ id, output: { text: id }, finishedAt: 2 })
+    const patch = { base: { steps: 1, records: 0 }, steps: [], records: [record('turn-0'), record('tool-0-0')], partial: null, expectedHashes: { 'posts/etags.md': 'h1' } }
+    const missing = await dev.api('/checkpoints/appended', { method: 'POST', json: patch })
+    expect([missing.status, missing.json.error.code]).toEqual([404, 'ERR_NOT_FOUND'])
+    await dev.api('/checkpoints/appended', { method: 'PUT', json: checkpoint })
+    const appended = await dev.api('/checkpoints/appended', { method: 'POST', json: patch })
+    expect(appended.status).toBe(200)
+    expect(appended.json).toMatchObject({ taskId: 'appended', updatedAt: expect.any(Number) })
+    const listed = (await dev.api('/checkpoints')).json.checkpoints.find((item: { taskId: string }) => item.taskId === 'appended')
+    expect(listed).toMatchObject({ steps: checkpoint.steps, records: patch.records, expectedHashes: patch.expectedHashes, createdPaths: checkpoint.createdPaths })
+    expect(listed.partial).toBeUndefined()
+    expect((await dev.api('/checkpoints/appended', { method: 'POST', json: { records: [] } })).json.error.code).toBe('ERR_BAD_REQUEST')
+    // The gate comes first for this route too.
+    expect((await dev.api('/checkpoints/appended', { method: 'POST', json: patch, headers: { 'X-MetaBlog-Token': 'wrong' } })).status).toBe(403)
+    await dev.api('/checkpoints/appended', { method: 'DELETE' })
+  })
 })
 
 describe('metablog:file-changed events', () => {

@@ -96,3 +96,63 @@ describe('CheckpointStore', () => {
     expect((await fs.readdir(folder)).sort()).toEqual([path.basename(fresh), 'good.json'])
   })
 })
+
+describe('CheckpointStore patches', () => {
+  const record = (id: string) => ({ id, output: { text: id }, finishedAt: 1 })
+  const patch = (records: number, ...ids: string[]) => ({ base: { steps: 1, records }, steps: [], records: ids.map(record) })
+  const only = async () => (await store.list())[0]!
+
+  it('appends what is new to the saved checkpoint, and a list shows the two as one', async () => {
+    await store.save('task-1', { ...sample, records: [record('turn-0')] })
+    now += 5
+    await store.append('task-1', { ...patch(1, 'tool-0-0', 'turn-1'), expectedHashes: { 'posts/a.md': 'h2' }, partial: { stepId: 'loop', text: 'Half' } })
+    now += 5
+    await store.append('task-1', { ...patch(3), partial: null, createdPaths: ['posts/b.md'] })
+    const listed = await only()
+    expect(listed.records!.map((item) => item.id)).toEqual(['turn-0', 'tool-0-0', 'turn-1'])
+    expect(listed).toMatchObject({ steps: sample.steps, expectedHashes: { 'posts/a.md': 'h2' }, createdPaths: ['posts/b.md'], updatedAt: 1_000_010 })
+    expect(listed.partial).toBeUndefined()
+    // Appended, never rewritten: the file holds the checkpoint and one line per patch.
+    expect((await fs.readFile(path.join(folder, 'task-1.json'), 'utf8')).split('\n')).toHaveLength(3)
+  })
+
+  it('lands a patch sent again (its answer was lost) on the same places instead of repeating it', async () => {
+    await store.save('task-1', sample)
+    await store.append('task-1', patch(0, 'turn-0'))
+    await store.append('task-1', patch(0, 'turn-0', 'tool-0-0'))
+    expect((await only()).records!.map((item) => item.id)).toEqual(['turn-0', 'tool-0-0'])
+  })
+
+  it('refuses a patch with nothing to append to, or without its base, and creates no file', async () => {
+    await expect(store.append('task-1', patch(0, 'turn-0'))).rejects.toMatchObject({ code: 'ERR_NOT_FOUND' })
+    await store.save('task-2', sample)
+    await expect(store.append('task-2', { records: [] })).rejects.toMatchObject({ code: 'ERR_BAD_REQUEST' })
+    await expect(store.append('task-2', { base: { steps: 0, records: 0 }, records: [{ output: 1 }] })).rejects.toMatchObject({ code: 'ERR_BAD_REQUEST' })
+    await expect(store.append('task-2', { ...patch(0), expectedHashes: { 'a.md': 1 } })).rejects.toMatchObject({ code: 'ERR_BAD_REQUEST' })
+    expect(await fs.readdir(folder)).toEqual(['task-2.json'])
+  })
+
+  it('skips an append torn by a crash, and keeps what came after it', async () => {
+    await store.save('task-1', sample)
+    await store.append('task-1', patch(0, 'turn-0'))
+    await fs.appendFile(path.join(folder, 'task-1.json'), '\n{"base":{"steps":1,"records":1},"records":[{"id":"to')
+    await store.append('task-1', patch(1, 'tool-0-0'))
+    expect((await only()).records!.map((item) => item.id)).toEqual(['turn-0', 'tool-0-0'])
+    expect(warnings).toEqual([])
+  })
+
+  it('moves aside a file whose patch starts past what it holds', async () => {
+    await store.save('task-1', sample)
+    await store.append('task-1', patch(2, 'tool-0-0'))
+    expect(await store.list()).toEqual([])
+    expect(warnings[0]).toMatch(/corrupt.*moved aside/)
+  })
+
+  it('replaces patches with the next whole save', async () => {
+    await store.save('task-1', sample)
+    await store.append('task-1', patch(0, 'turn-0'))
+    await store.save('task-1', { ...sample, records: [record('turn-0'), record('tool-0-0')] })
+    expect((await fs.readFile(path.join(folder, 'task-1.json'), 'utf8')).split('\n')).toHaveLength(1)
+    expect((await only()).records!.map((item) => item.id)).toEqual(['turn-0', 'tool-0-0'])
+  })
+})
