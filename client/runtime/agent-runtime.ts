@@ -116,7 +116,7 @@ export class AgentRuntime {
       model: () => this.status.model ?? undefined,
     })
     for (const skill of options.skills ?? []) this.registerSkill(skill)
-    if (options.tools?.length) this.registerSkill(createAgentSkill({ tools: options.tools, maxSteps: options.maxSteps, conversation: this.conversation.port() }))
+    if (options.tools?.length) this.registerSkill(createAgentSkill({ tools: options.tools, maxSteps: options.maxSteps, conversation: this.conversation.port(), toolSupport: this.status }))
     this.watchdogMs = options.watchdogMs ?? DEFAULT_WATCHDOG_MS
     this.tabId = options.tabId ?? currentTabId()
     this.resumable = new ResumableTasks({

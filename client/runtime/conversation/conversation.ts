@@ -7,6 +7,7 @@ import type { CostTotals } from '../cost-tracker'
 import type { Logger } from '../logger'
 import { messageId } from '../messages'
 import type { ChatMessage, ChatState, ModelPort } from '../types'
+import { withoutFoldedReasoning } from '../model-output'
 import { KEEP_SHARE } from './compaction'
 import { contextWindow } from './context-window'
 import { ConversationMemory, type Compaction, type HistoryEntry, type MemoryTurn } from './memory'
@@ -140,7 +141,11 @@ export class Conversation {
   /** Adds a finished task to memory: an agent turn with its answer and tool calls, or what a recipe produced. */
   remember(finished: FinishedTurn, messages: readonly ChatMessage[]): void {
     const own = messages.filter((message) => 'taskId' in message && message.taskId === finished.taskId)
-    const replies = own.filter((message): message is Extract<ChatMessage, { kind: 'assistant' }> => message.kind === 'assistant' && !message.id.startsWith('compaction'))
+    // Reasoning is shown folded in the panel but never sent back to the model.
+    const replies = own
+      .filter((message): message is Extract<ChatMessage, { kind: 'assistant' }> => message.kind === 'assistant' && !message.id.startsWith('compaction'))
+      .map((message) => ({ ...message, text: withoutFoldedReasoning(message.text) }))
+      .filter((message) => message.text !== '')
     const turn: MemoryTurn = { request: finished.request, ...(finished.mentions?.length ? { mentions: finished.mentions } : {}) }
     if (finished.skill === 'agent') {
       const tools = own.flatMap((message) => (message.kind === 'tool' ? [`${message.summary}${message.status === 'error' ? ' (failed)' : ''}`] : []))
