@@ -95,7 +95,7 @@ export class AgentRuntime {
   constructor(options: AgentRuntimeOptions) {
     this.api = options.api
     this.llm = options.llm ?? null
-    this.status = new ModelStatus(this.api)
+    this.status = new ModelStatus(this.api, (model) => this.bus.emit('llm:modelChosen', { model }))
     this.state = options.state ?? createPlainChatState()
     this.bus = options.bus ?? createEventBus<MetaBlogEvents>()
     this.logger = options.logger ?? createLogger()
@@ -114,6 +114,7 @@ export class AgentRuntime {
       sessions: this.sessions,
       usage: (taskId) => this.costs.task(taskId),
       model: () => this.status.model ?? undefined,
+      restoreModel: (model) => this.status.choose(model),
     })
     for (const skill of options.skills ?? []) this.registerSkill(skill)
     if (options.tools?.length) this.registerSkill(createAgentSkill({ tools: options.tools, maxSteps: options.maxSteps, conversation: this.conversation.port(), toolSupport: this.status }))
@@ -302,12 +303,13 @@ export class AgentRuntime {
   newConversation(): void {
     this.conversation.restart()
     // The picked model belongs to the conversation: a new one starts on the configured model.
-    this.status.chosen = null
+    this.status.choose(null)
   }
 
   /** The model the next requests name; null goes back to the configured one. */
   chooseModel(model: string | null): void {
-    this.status.chosen = model
+    this.status.choose(model)
+    this.conversation.logModel(this.status.model)
   }
 
   /** The models the picker offers: what the provider lists, or the configured one. */

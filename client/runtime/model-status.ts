@@ -18,7 +18,17 @@ export class ModelStatus implements ToolSupport {
   /** Models that refused the `tools` parameter in this page: the agent talks to them in text actions at once. */
   private readonly refusedTools = new Set<string>()
 
-  constructor(private readonly api: MetaBlogApi) {}
+  constructor(
+    private readonly api: MetaBlogApi,
+    /** Hears every change of the conversation's model. */
+    private readonly onChosen: (model: string | null) => void = () => undefined,
+  ) {}
+
+  /** Sets the conversation's model (null: the configured one) and says so. */
+  choose(model: string | null): void {
+    this.chosen = model === this.current?.model ? null : model
+    this.onChosen(this.chosen)
+  }
 
   /** Whether model skills can run: configured, with a model named. */
   get ready(): boolean {

@@ -27,6 +27,12 @@ export interface FinishedTurn {
   written: string[]
 }
 
+/** The model the log's last meta entry names: the conversation's model from there on. */
+export function modelOfEntries(entries: readonly SessionEntry[]): string | null {
+  const meta = entries.findLast((entry): entry is Extract<SessionEntry, { type: 'meta' }> => entry.type === 'meta' && typeof entry.model === 'string' && entry.model !== '')
+  return meta?.model ?? null
+}
+
 export class Conversation {
   readonly memory = new ConversationMemory()
 
@@ -41,6 +47,8 @@ export class Conversation {
       /** What a task spent, and the model in use, for the log. */
       usage?: (taskId: string) => CostTotals | undefined
       model?: () => string | undefined
+      /** A continued or restored conversation's model, from its log (null: it named none). */
+      restoreModel?: (model: string | null) => void
     },
   ) {
     this.log = options.sessions ? new SessionLog(options.sessions, options.logger) : null
@@ -86,12 +94,18 @@ export class Conversation {
     log.append({ type: 'user', text, ...(context.currentFile ? { currentFile: context.currentFile } : {}), ...(context.mentions?.length ? { mentions: context.mentions } : {}) })
   }
 
-  /** Continues a logged conversation: its memory comes back and later turns go to its log. */
+  /** Continues a logged conversation: its memory and its model come back, and later turns go to its log. */
   continueFrom(id: string, entries: readonly SessionEntry[]): void {
     const { turns, summary } = turnsFromEntries(entries)
     this.memory.load(turns, summary)
     this.log?.switchTo(id)
     this.logged = true
+    this.options.restoreModel?.(modelOfEntries(entries))
+  }
+
+  /** A model picked mid-conversation is a setting "from here on"; before the first request, the opening meta entry names it. */
+  logModel(model: string | null): void {
+    if (this.logged && model) this.log?.append({ type: 'meta', model })
   }
 
   /** A new conversation: empty memory, a new log. */
