@@ -229,7 +229,7 @@ describe('POST /llm/test', () => {
     fake.reset()
     fake.setDefault({ status: 401, errorCode: 'invalid_api_key', errorMessage: 'Incorrect API key provided: sk-test-runtime-key.' })
     const { json } = await dev.api('/llm/test', { method: 'POST', json: {} })
-    expect(json).toMatchObject({ ok: false, stage: 'model', error: { code: 'ERR_LLM_AUTH' } })
+    expect(json).toMatchObject({ ok: false, stage: 'auth', error: { code: 'ERR_LLM_AUTH' } })
     expect(JSON.stringify(json)).not.toContain('sk-test-runtime-key')
   })
 })

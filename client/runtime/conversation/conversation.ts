@@ -58,11 +58,17 @@ export class Conversation {
   private logged = false
   /** A memory being restored from the log after a reload: requests wait for it. */
   restoring: Promise<void> = Promise.resolve()
+  /** The log being restored: it is this conversation's id already, so a request sent meanwhile names it. */
+  private restoringId: string | null = null
+  /** Bumped by a new or continued conversation, so a restore that finishes later does not bring the old one back. */
+  private generation = 0
 
   /** Continues a logged conversation; the panel's messages for it are returned. */
   async continueSession(id: string): Promise<ChatMessage[]> {
     if (!this.options.sessions) throw new Error('This dev server does not keep conversation logs.')
     const session = await this.options.sessions.read(id)
+    this.generation++
+    this.restoringId = null
     this.continueFrom(id, session.entries)
     return messagesFromEntries(id, session.entries)
   }
@@ -71,18 +77,23 @@ export class Conversation {
   restoreSession(id: string): Promise<void> {
     const sessions = this.options.sessions
     if (!sessions || this.memory.turnCount > 0) return Promise.resolve()
+    const generation = this.generation
+    this.restoringId = id
     this.restoring = sessions
       .read(id)
       .then((session) => {
-        if (this.memory.turnCount === 0) this.continueFrom(id, session.entries)
+        if (generation === this.generation && this.memory.turnCount === 0) this.continueFrom(id, session.entries)
       })
       // A failure only loses the memory: the next request starts afresh.
       .catch((error: unknown) => this.options.logger.log('agent.error', { where: 'session-restore', message: (error as Error).message }, 'warn'))
+      .finally(() => {
+        if (generation === this.generation) this.restoringId = null
+      })
     return this.restoring
   }
 
   get sessionId(): string | undefined {
-    return this.log?.id
+    return this.restoringId ?? this.log?.id
   }
 
   /** Logs the author's request as it arrives (the rest of the turn is logged when it ends). */
@@ -110,6 +121,8 @@ export class Conversation {
 
   /** A new conversation: empty memory, a new log. */
   restart(): void {
+    this.generation++
+    this.restoringId = null
     this.memory.clear()
     this.log?.restart()
     this.logged = false
