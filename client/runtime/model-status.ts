@@ -47,6 +47,9 @@ export class ModelStatus implements ToolSupport {
 
   markNoTools(model: string): void {
     this.refusedTools.add(model)
+    // The header's note follows at once: the store reads the status again after each request.
+    const current = this.current
+    if (current?.configured && current.model === model && current.capabilities) this.current = { ...current, capabilities: { ...current.capabilities, tools: false } }
   }
 
   /** The model requests name: the picked one, else the configured one. */

@@ -138,6 +138,8 @@ describe('the agent on a model without tool support', () => {
     expect(replies.at(-1)).toBe('Added a sentence about fsync.')
     expect(replies.join('\n')).not.toContain('```action')
     expect((await dev.api('/checkpoints')).json.checkpoints).toEqual([])
+    // The header's "text actions" note shows without a reload.
+    expect(runtime.modelStatus?.capabilities?.tools).toBe(false)
 
     // Same conversation, no reload: the next request goes straight to text actions.
     fake.enqueue(text('It now says to call fsync first.'))
