@@ -74,6 +74,8 @@ export type MetaBlogEvents = {
   'sidebar:changed': { paths?: string[] }
   /** How a chat request through the gateway ended: the panel's dot shows the last one. */
   'llm:request': { ok: boolean; code?: string; message?: string; at: number }
+  /** The conversation's model changed (picked, restored with a logged conversation, or back to the default: null). */
+  'llm:modelChosen': { model: string | null }
 }
 
 /** The page's shared bus; tests and isolated runtimes can build their own with `createEventBus`. */

@@ -39,6 +39,8 @@ export type ErrorCode =
   | 'ERR_LLM_CONTEXT'
   /** The model cannot call tools, so the agent cannot run on it; the recipes (slash commands) still can. */
   | 'ERR_LLM_NO_TOOLS'
+  /** The request named a model the author did not configure and the provider does not list (a page may not pick any model on the author's key). */
+  | 'ERR_LLM_MODEL_NOT_ALLOWED'
 
 export interface ErrorBody {
   error: {

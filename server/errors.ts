@@ -46,6 +46,7 @@ const STATUS: Record<ErrorCode, number> = {
   ERR_LLM_MODEL: 404,
   ERR_LLM_CONTEXT: 400,
   ERR_LLM_NO_TOOLS: 400,
+  ERR_LLM_MODEL_NOT_ALLOWED: 403,
 }
 
 export function httpStatus(code: ErrorCode): number {

@@ -5,7 +5,7 @@ import { createMetaBlogApi } from './metablog-api'
 
 /** What the test found, in one sentence. */
 export function describeConnectionTest(result: LlmConnectionTest): string {
-  if (result.ok) return `Connected: ${result.model} at ${result.host} answered in ${result.latencyMs} ms.`
+  if (result.ok) return `Connected: reached ${result.host}, the key was accepted, and ${result.model} answered a one-token request in ${result.latencyMs} ms.`
   const where = { config: 'Not configured', reach: 'Could not reach the model', auth: 'The key was refused', model: 'The model did not answer', done: 'Failed' }[result.stage]
   return `${where}: ${result.error?.message ?? 'no details.'}`
 }

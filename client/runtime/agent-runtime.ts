@@ -60,7 +60,7 @@ export class AgentRuntime {
   constructor(options: AgentRuntimeOptions) {
     this.api = options.api
     this.llm = options.llm ?? null
-    this.status = new ModelStatus(this.api)
+    this.status = new ModelStatus(this.api, (model) => this.bus.emit('llm:modelChosen', { model }))
     this.state = options.state ?? createPlainChatState()
     this.bus = options.bus ?? createEventBus<MetaBlogEvents>()
     this.logger = options.logger ?? createLogger()
@@ -73,9 +73,17 @@ export class AgentRuntime {
     this.sessions = options.sessions ?? null
     this.prompts = new CustomPrompts(options.loadPrompts ?? null)
     const { state, logger, sessions, costs, status, api, llm, bus } = this
-    this.conversation = new Conversation({ state, logger, sessions, windows: options.contextWindows, usage: (taskId) => costs.task(taskId), model: () => status.model ?? undefined })
+    this.conversation = new Conversation({
+      state,
+      logger,
+      sessions,
+      windows: options.contextWindows,
+      usage: (taskId) => costs.task(taskId),
+      model: () => status.model ?? undefined,
+      restoreModel: (model) => status.choose(model),
+    })
     for (const skill of options.skills ?? []) this.registerSkill(skill)
-    if (options.tools?.length) this.registerSkill(createAgentSkill({ tools: options.tools, maxSteps: options.maxSteps, conversation: this.conversation.port() }))
+    if (options.tools?.length) this.registerSkill(createAgentSkill({ tools: options.tools, maxSteps: options.maxSteps, conversation: this.conversation.port(), toolSupport: status }))
     const tabId = (this.tabId = options.tabId ?? currentTabId())
     const watchdogMs = (this.watchdogMs = options.watchdogMs ?? DEFAULT_WATCHDOG_MS)
     const activeTaskId = () => this.slot.active?.taskId
@@ -182,12 +190,13 @@ export class AgentRuntime {
   newConversation(): void {
     this.conversation.restart()
     // The picked model belongs to the conversation: a new one starts on the configured model.
-    this.status.chosen = null
+    this.status.choose(null)
   }
 
   /** The model the next requests name; null goes back to the configured one. */
   chooseModel(model: string | null): void {
-    this.status.chosen = model
+    this.status.choose(model)
+    this.conversation.logModel(this.status.model)
   }
 
   /** The models the picker offers: what the provider lists, or the configured one. */

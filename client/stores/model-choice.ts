@@ -12,12 +12,20 @@ export function useModelChoice(runtime: () => AgentRuntime | null) {
   /** The last chat request's outcome; null before the first one. */
   const lastRequest = shallowRef<RequestOutcome | null>(null)
 
+  let following: (() => void) | null = null
+
   async function loadModels(): Promise<void> {
     const agent = runtime()
     if (!agent) return
+    // The conversation's own model (restored from its log, or continued from History) moves the picker too.
+    following ??= agent.bus.on('llm:modelChosen', ({ model }) => {
+      chosenModel.value = model ?? agent.model
+    })
     try {
-      const list = await agent.listModels()
+      const [list] = await Promise.all([agent.listModels(), agent.conversation.restoring])
       models.value = list.models
+      // A logged model the provider no longer offers (or the author no longer configures) gives way to the default.
+      if (agent.model && list.models.length > 0 && !list.models.includes(agent.model)) agent.chooseModel(null)
       chosenModel.value = agent.model ?? list.current
     } catch {
       // No listing (an older dev server, or it failed): the header shows the configured model without a picker.
@@ -34,7 +42,7 @@ export function useModelChoice(runtime: () => AgentRuntime | null) {
     return true
   }
 
-  /** A new conversation goes back to the configured model. */
+  /** A new conversation goes back to the configured model (the runtime logs the pick with the conversation). */
   function resetModel(): void {
     chosenModel.value = runtime()?.model ?? null
   }

@@ -31,6 +31,8 @@ export async function testConnection(config: LlmConfig, client: OpenAI | null, s
     return { ok: true, stage: 'done', model: config.model, host, latencyMs: Date.now() - started, models }
   } catch (error) {
     const contract = toContractError(error, context)
-    return { ok: false, stage: 'model', model: config.model, host, latencyMs: null, models, error: { code: contract.code, message: contract.message } }
+    // Providers without /models (or that list without a key) refuse the key only here.
+    const stage = contract.code === 'ERR_LLM_AUTH' ? 'auth' : contract.code === 'ERR_LLM_UNREACHABLE' ? 'reach' : 'model'
+    return { ok: false, stage, model: config.model, host, latencyMs: null, models, error: { code: contract.code, message: contract.message } }
   }
 }

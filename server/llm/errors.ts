@@ -134,7 +134,7 @@ export function toContractError(error: unknown, context: FailureContext): MetaBl
     if (status === 400 && rejectsTools(words)) {
       return new MetaBlogError(
         'ERR_LLM_NO_TOOLS',
-        `The model ${JSON.stringify(context.model)} at ${host} cannot call tools (${said}), so free requests cannot use the agent with it. Use the recipes — /write, /summarize, /research, /edit with a selection — or pick a model with tool support in METABLOG_MODEL.`,
+        `The model ${JSON.stringify(context.model)} at ${host} cannot call tools (${said}). The agent works with it through a plain-text action protocol instead, which is slower and less reliable; the recipes (/write, /summarize, /research, /edit with a selection) need no tools. For the agent, pick a model with tool support in METABLOG_MODEL.`,
       )
     }
     if (status === 404 && (error.code === 'model_not_found' || /model/i.test(words))) {

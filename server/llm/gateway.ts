@@ -3,6 +3,7 @@ import OpenAI from 'openai'
 import type { LlmConnectionTest, LlmModelsResponse, LlmStatusResponse, ModelPrice } from '../../plugin/protocol.js'
 import { testConnection } from './connection-test.js'
 import { listModels } from './model-list.js'
+import { createModelAllowList, type ModelAllowList } from './model-allowlist.js'
 import { MetaBlogError } from '../errors.js'
 import { sendError } from '../http.js'
 import { configFromSettings, hostOf, readSettings, secretsOfURL, setupInstructions, type LlmConfig, type LlmSettings, type LlmTarget } from './config.js'
@@ -98,6 +99,7 @@ export function createLlmGateway(options: LlmGatewayOptions): LlmGateway {
   const toolsRejected = new Set<string>()
   const active = new Set<Exchange>()
   const clients = new WeakMap<LlmTarget, OpenAI>()
+  const allowLists = new WeakMap<LlmTarget, ModelAllowList>()
   let announced = ''
 
   async function resolveConfig(): Promise<LlmConfig> {
@@ -124,6 +126,18 @@ export function createLlmGateway(options: LlmGatewayOptions): LlmGateway {
       clients.set(target, client)
     }
     return client
+  }
+
+  function allowListFor(target: LlmTarget): ModelAllowList {
+    let allowList = allowLists.get(target)
+    if (!allowList) {
+      allowList = createModelAllowList({
+        known: () => [...(target.model ? [target.model] : []), ...Object.keys(modelOverrides), ...Object.keys(PROVIDER_PRESETS[target.provider].models)],
+        list: async () => (await clientFor(target).models.list({ timeout: 10_000 })).data.map((model) => model.id),
+      })
+      allowLists.set(target, allowList)
+    }
+    return allowList
   }
 
   function fail(error: unknown, exchange: Exchange, response: ServerResponse, context: FailureContext): void {
@@ -159,13 +173,16 @@ export function createLlmGateway(options: LlmGatewayOptions): LlmGateway {
 
     async models() {
       const config = await resolveConfig()
-      return listModels(config, config.configured ? clientFor(config) : null)
+      const listing = await listModels(config, config.configured ? clientFor(config) : null)
+      if (config.configured && listing.listed) allowListFor(config).remember(listing.models)
+      return listing
     },
 
     async chatCompletions(body, response) {
       const config = await resolveConfig()
       if (!config.configured) throw new MetaBlogError('ERR_LLM_UNCONFIGURED', config.instructions)
       const params = prepareRequest(body, config.model, PROVIDER_PRESETS[config.provider].streamOptions && !streamOptionsRejected)
+      await allowListFor(config).check(params.model as string)
       const context: FailureContext = { host: hostOf(config.baseURL), baseURL: config.baseURL, model: params.model as string, secrets }
       const exchange = new Exchange(response, idleTimeoutMs)
       const settings = { client: clientFor(config), policy, requestTimeoutMs, context, log }

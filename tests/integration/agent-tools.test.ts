@@ -136,12 +136,13 @@ describe('the write tools against the real dev server', () => {
 })
 
 describe('a model that cannot call tools', () => {
-  it('gets an error card that says so and points to models and slash commands', async () => {
-    fake.enqueue({ status: 400, errorMessage: "'tools' is not supported by this model", errorCode: 'invalid_request_error' })
+  it('goes on in the text action protocol, saying so, instead of failing', async () => {
+    fake.enqueue({ status: 400, errorMessage: "'tools' is not supported by this model", errorCode: 'invalid_request_error' }, { text: ['I can only answer from what I know.'] })
     const { runtime, state } = agent()
-    expect((await runtime.processInput('compare my two newest posts'))?.outcome).toBe('ERROR')
-    const card = state.messages.find((message) => message.kind === 'error')
-    expect(card).toMatchObject({ code: 'ERR_LLM_NO_TOOLS', message: expect.stringMatching(/cannot call tools.*\/help/s) })
+    expect((await runtime.processInput('compare my two newest posts'))?.outcome).toBe('COMPLETED')
+    expect(state.messages.some((message) => message.kind === 'error')).toBe(false)
+    expect(JSON.stringify(state.messages)).toContain('plain-text action protocol')
+    expect(fake.chatRequests.at(-1)!.body.tools).toBeUndefined()
   }, 90_000)
 })
 

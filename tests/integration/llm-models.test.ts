@@ -47,6 +47,22 @@ describe('GET /llm/models on the real dev server', () => {
     await client.chat.completions.create({ model: 'alpha-small', messages: [{ role: 'user', content: 'Hi' }] })
     expect(fake.chatRequests.at(-1)?.body).toMatchObject({ model: 'alpha-small' })
   })
+
+  it('refuses a model the author did not configure and the provider does not list, before any upstream call', async () => {
+    const before = fake.chatRequests.length
+    for (const model of ['o1-pro', 'alpha-small-but-expensive', 'ALPHA-SMALL ']) {
+      const response = await dev.api('/llm/v1/chat/completions', { method: 'POST', json: { model, messages: [{ role: 'user', content: 'Hi' }] } })
+      expect(response.status, model).toBe(403)
+      expect(response.json.error.code).toBe('ERR_LLM_MODEL_NOT_ALLOWED')
+      expect(response.json.error.message).toContain('model picker')
+    }
+    expect(fake.chatRequests.length).toBe(before)
+    // The listing was asked again for the unknown names at most once in its cache period, never per request.
+    fake.enqueue({ text: ['ok'] })
+    const allowed = await dev.api('/llm/v1/chat/completions', { method: 'POST', json: { model: 'Zeta-Large', messages: [{ role: 'user', content: 'Hi' }] } })
+    expect(allowed.status).toBe(200)
+    expect(fake.chatRequests.at(-1)?.body).toMatchObject({ model: 'Zeta-Large' })
+  })
 })
 
 describe('listModels falls back to the configured model', () => {

@@ -7,6 +7,7 @@ import type { CostTotals } from '../cost-tracker'
 import type { Logger } from '../logger'
 import { messageId } from '../messages'
 import type { ChatMessage, ChatState, ModelPort } from '../types'
+import { withoutFoldedReasoning } from '../model-output'
 import { KEEP_SHARE } from './compaction'
 import { contextWindow } from './context-window'
 import { ConversationMemory, type Compaction, type HistoryEntry, type MemoryTurn } from './memory'
@@ -26,6 +27,12 @@ export interface FinishedTurn {
   written: string[]
 }
 
+/** The model the log's last meta entry names: the conversation's model from there on. */
+export function modelOfEntries(entries: readonly SessionEntry[]): string | null {
+  const meta = entries.findLast((entry): entry is Extract<SessionEntry, { type: 'meta' }> => entry.type === 'meta' && typeof entry.model === 'string' && entry.model !== '')
+  return meta?.model ?? null
+}
+
 export class Conversation {
   readonly memory = new ConversationMemory()
 
@@ -40,6 +47,8 @@ export class Conversation {
       /** What a task spent, and the model in use, for the log. */
       usage?: (taskId: string) => CostTotals | undefined
       model?: () => string | undefined
+      /** A continued or restored conversation's model, from its log (null: it named none). */
+      restoreModel?: (model: string | null) => void
     },
   ) {
     this.log = options.sessions ? new SessionLog(options.sessions, options.logger) : null
@@ -49,11 +58,17 @@ export class Conversation {
   private logged = false
   /** A memory being restored from the log after a reload: requests wait for it. */
   restoring: Promise<void> = Promise.resolve()
+  /** The log being restored: it is this conversation's id already, so a request sent meanwhile names it. */
+  private restoringId: string | null = null
+  /** Bumped by a new or continued conversation, so a restore that finishes later does not bring the old one back. */
+  private generation = 0
 
   /** Continues a logged conversation; the panel's messages for it are returned. */
   async continueSession(id: string): Promise<ChatMessage[]> {
     if (!this.options.sessions) throw new Error('This dev server does not keep conversation logs.')
     const session = await this.options.sessions.read(id)
+    this.generation++
+    this.restoringId = null
     this.continueFrom(id, session.entries)
     return messagesFromEntries(id, session.entries)
   }
@@ -62,18 +77,23 @@ export class Conversation {
   restoreSession(id: string): Promise<void> {
     const sessions = this.options.sessions
     if (!sessions || this.memory.turnCount > 0) return Promise.resolve()
+    const generation = this.generation
+    this.restoringId = id
     this.restoring = sessions
       .read(id)
       .then((session) => {
-        if (this.memory.turnCount === 0) this.continueFrom(id, session.entries)
+        if (generation === this.generation && this.memory.turnCount === 0) this.continueFrom(id, session.entries)
       })
       // A failure only loses the memory: the next request starts afresh.
       .catch((error: unknown) => this.options.logger.log('agent.error', { where: 'session-restore', message: (error as Error).message }, 'warn'))
+      .finally(() => {
+        if (generation === this.generation) this.restoringId = null
+      })
     return this.restoring
   }
 
   get sessionId(): string | undefined {
-    return this.log?.id
+    return this.restoringId ?? this.log?.id
   }
 
   /** Logs the author's request as it arrives (the rest of the turn is logged when it ends). */
@@ -85,16 +105,24 @@ export class Conversation {
     log.append({ type: 'user', text, ...(context.currentFile ? { currentFile: context.currentFile } : {}), ...(context.mentions?.length ? { mentions: context.mentions } : {}) })
   }
 
-  /** Continues a logged conversation: its memory comes back and later turns go to its log. */
+  /** Continues a logged conversation: its memory and its model come back, and later turns go to its log. */
   continueFrom(id: string, entries: readonly SessionEntry[]): void {
     const { turns, summary } = turnsFromEntries(entries)
     this.memory.load(turns, summary)
     this.log?.switchTo(id)
     this.logged = true
+    this.options.restoreModel?.(modelOfEntries(entries))
+  }
+
+  /** A model picked mid-conversation is a setting "from here on"; before the first request, the opening meta entry names it. */
+  logModel(model: string | null): void {
+    if (this.logged && model) this.log?.append({ type: 'meta', model })
   }
 
   /** A new conversation: empty memory, a new log. */
   restart(): void {
+    this.generation++
+    this.restoringId = null
     this.memory.clear()
     this.log?.restart()
     this.logged = false
@@ -140,7 +168,11 @@ export class Conversation {
   /** Adds a finished task to memory: an agent turn with its answer and tool calls, or what a recipe produced. */
   remember(finished: FinishedTurn, messages: readonly ChatMessage[]): void {
     const own = messages.filter((message) => 'taskId' in message && message.taskId === finished.taskId)
-    const replies = own.filter((message): message is Extract<ChatMessage, { kind: 'assistant' }> => message.kind === 'assistant' && !message.id.startsWith('compaction'))
+    // Reasoning is shown folded in the panel but never sent back to the model.
+    const replies = own
+      .filter((message): message is Extract<ChatMessage, { kind: 'assistant' }> => message.kind === 'assistant' && !message.id.startsWith('compaction'))
+      .map((message) => ({ ...message, text: withoutFoldedReasoning(message.text) }))
+      .filter((message) => message.text !== '')
     const turn: MemoryTurn = { request: finished.request, ...(finished.mentions?.length ? { mentions: finished.mentions } : {}) }
     if (finished.skill === 'agent') {
       const tools = own.flatMap((message) => (message.kind === 'tool' ? [`${message.summary}${message.status === 'error' ? ' (failed)' : ''}`] : []))

@@ -35,3 +35,10 @@ export function showingReasoning(port: ModelPort, show: (reasoning: string) => v
     },
   }
 }
+
+/** A message's text without its folded reasoning: what the conversation's memory keeps of it. */
+export function withoutFoldedReasoning(text: string): string {
+  const stripped = text.replace(/(?:^|\n)[ \t]*(`{3,})reasoning\n[\s\S]*?\n\1[ \t]*(?=\n|$)/g, '')
+  // A message without a fold is kept exactly as it is.
+  return stripped === text ? text : stripped.replace(/\n{3,}/g, '\n\n').trim()
+}

@@ -3,7 +3,7 @@ import { describeConnectionTest } from '../../../../client/api/llm-connection-te
 
 describe('describeConnectionTest', () => {
   it('says the model, host and latency when the round trip worked', () => {
-    expect(describeConnectionTest({ ok: true, stage: 'done', model: 'deepseek-chat', host: 'api.deepseek.com', latencyMs: 412, models: [] })).toBe('Connected: deepseek-chat at api.deepseek.com answered in 412 ms.')
+    expect(describeConnectionTest({ ok: true, stage: 'done', model: 'deepseek-chat', host: 'api.deepseek.com', latencyMs: 412, models: [] })).toBe('Connected: reached api.deepseek.com, the key was accepted, and deepseek-chat answered a one-token request in 412 ms.')
   })
 
   it('says where it stopped and what the gateway advised', () => {

@@ -105,8 +105,8 @@ describe('LLM gateway: passing answers through', () => {
     expect(sent.headers.authorization).toBe(`Bearer ${KEY}`)
   })
 
-  it('keeps the page’s own model and stream options', async () => {
-    const gateway = await serve()
+  it('keeps the page’s own model (one the author offers) and stream options', async () => {
+    const gateway = await serve({ models: { 'other-model': { tools: true } } })
     await gateway.chat({ model: 'other-model', messages, stream: true, stream_options: { include_obfuscation: false } })
     expect(fake.chatRequests[0]!.body).toMatchObject({ model: 'other-model', stream_options: { include_obfuscation: false, include_usage: true } })
   })

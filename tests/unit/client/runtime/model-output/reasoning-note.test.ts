@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { renderMarkdown } from '../../../../../client/components/render-markdown.js'
-import { foldedReasoning } from '../../../../../client/runtime/model-output/index.js'
+import { foldedReasoning, withoutFoldedReasoning } from '../../../../../client/runtime/model-output/index.js'
 
 describe('foldedReasoning', () => {
   it('renders as a closed <details>, escaped, even when the reasoning holds fences and tags', () => {
@@ -12,5 +12,14 @@ describe('foldedReasoning', () => {
 
   it('keeps a long reasoning short', () => {
     expect(foldedReasoning('x'.repeat(10_000)).length).toBeLessThan(4100)
+  })
+})
+
+describe('withoutFoldedReasoning', () => {
+  it('drops the folds and keeps everything else, a message without one exactly as it is', () => {
+    expect(withoutFoldedReasoning(`Answer.${foldedReasoning('thinking with ``` inside')}`)).toBe('Answer.')
+    expect(withoutFoldedReasoning(foldedReasoning('only thinking'))).toBe('')
+    expect(withoutFoldedReasoning('Kept as is. ')).toBe('Kept as is. ')
+    expect(withoutFoldedReasoning('```ts\nconst reasoning = 1\n```')).toBe('```ts\nconst reasoning = 1\n```')
   })
 })
