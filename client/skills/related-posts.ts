@@ -20,16 +20,17 @@ function isListing(path: string): boolean {
 
 /**
  * Runs each query through the blog's search and ranks pages by how high and how often they came up,
- * pages in the language of `language` (a sample of the post's text) first. `exclude` is the post itself.
+ * pages in the language of `language` (a sample of the post's text) first.
  */
-export async function findRelated(context: SkillContext, queries: readonly string[], language: string, exclude?: string): Promise<Related> {
+export async function findRelated(context: SkillContext, queries: readonly string[], language: string): Promise<Related> {
   const wanted = requestLanguage(language)
   const scores = new Map<string, { title: string; score: number }>()
   const distinct = [...new Set(queries.map((query) => query.trim()).filter(Boolean))].slice(0, MAX_QUERIES)
-  for (const query of distinct) {
-    const { results } = await context.api.search(query, { signal: context.signal })
+  // Side by side: the draft page waits for these.
+  const answers = await Promise.all(distinct.map((query) => context.api.search(query, { signal: context.signal })))
+  for (const { results } of answers) {
     results.forEach((result, rank) => {
-      if (result.path === exclude || isListing(result.path)) return
+      if (isListing(result.path)) return
       const entry = scores.get(result.path) ?? { title: result.title, score: 0 }
       entry.score += 1 / (rank + 1)
       scores.set(result.path, entry)

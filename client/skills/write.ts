@@ -44,8 +44,8 @@ async function openPost(path: string): Promise<void> {
 }
 
 /**
- * write: related posts → outline → a draft page that grows as it streams → the finished draft in
- * the outline's skeleton → front matter → related links from the outline → final save → graph, and the post opens.
+ * write: related posts → outline → posts to link, found from the outline → a draft page that grows as
+ * it streams → the finished draft in the outline's skeleton → front matter → final save → graph, and the post opens.
  */
 export const writeSkill = defineSkill({
   name: 'write',
@@ -84,6 +84,19 @@ export const writeSkill = defineSkill({
         // The author's words are a topic, not a title: cased as their language writes titles (CJK as typed).
         const title = titleCase(plainTitle(titleOf(outline)) || plainTitle(topicOf(context)))
         return { title, outline }
+      },
+    },
+    {
+      id: 'links',
+      title: 'Finding posts to link',
+      async run(context): Promise<Related> {
+        const { title, outline } = context.output<Outline>('outline')
+        // The outline's words find what the topic alone cannot ("缓存" has no page, "流式输出中的缓存" does);
+        // searched before the draft exists, which would match every one of its own headings.
+        const headings = outlineSections(outline).map((section) => section.heading)
+        const found = await findRelated(context, [title, ...headings], `${title} ${topicOf(context)}`)
+        const first = context.output<Related>('related')
+        return [...first, ...found.filter((page) => !first.some((seen) => seen.path === page.path))].slice(0, 5)
       },
     },
     {
@@ -131,20 +144,6 @@ export const writeSkill = defineSkill({
       },
     },
     {
-      id: 'links',
-      title: 'Finding posts to link',
-      async run(context): Promise<Related | null> {
-        if (!context.output<Details | null>('details')) return null
-        const { title, outline } = context.output<Outline>('outline')
-        const { path } = context.output<Draft>('draft')
-        // The outline's words find what the topic alone cannot: "缓存" has no page, "流式输出中的缓存" does.
-        const headings = outlineSections(outline).map((section) => section.heading)
-        const found = await findRelated(context, [title, ...headings], `${title} ${topicOf(context)}`, path)
-        const first = context.output<Related>('related').filter((page) => page.path !== path)
-        return [...first, ...found.filter((page) => !first.some((seen) => seen.path === page.path))].slice(0, 5)
-      },
-    },
-    {
       id: 'save',
       title: 'Saving the post',
       async run(context): Promise<{ path: string; hash: string } | null> {
@@ -153,7 +152,7 @@ export const writeSkill = defineSkill({
         const { title } = context.output<Outline>('outline')
         const { path } = context.output<Draft>('draft')
         const { body } = context.output<Content>('content')
-        const related = context.output<Related | null>('links') ?? []
+        const related = context.output<Related>('links').filter((page) => page.path !== path)
         const frontMatter = composeFrontMatter({ title, date: today(), tags: details.tags, description: details.description })
         const finish = (text: string) => `${frontMatter}\n${text}${text.includes(RELATED_HEADING) ? '' : relatedSection(related)}\n`
         const result = await context.pages.writeChecked({
