@@ -52,6 +52,11 @@ export function pageBody(body: string): string {
  */
 export function shapedBody(context: SkillContext, body: string, finished: boolean): string {
   const { title, outline } = context.output<Outline>('outline')
+  return postBody(body, outline, title, finished)
+}
+
+/** `shapedBody` from its parts. */
+export function postBody(body: string, outline: string, title: string, finished: boolean): string {
   const text = stripFrontMatter(cleanPageText(body))
   return sanitizeMarkdown(finished ? enforceSkeleton(text, outline, title) : withTitle(text, title)).markdown
 }
