@@ -1,17 +1,23 @@
-// The blog's posts related to a new one: searched by its topic, title and section headings (the
-// search API's tokenizer reads Chinese and Japanese as character pairs), pages in its language first.
+// The blog's posts related to a new one: the words of its topic, title and section headings (Chinese
+// and Japanese as character pairs) searched one by one, and the pages that share the rarest of them
+// ranked first, pages in the post's language before others.
 import type { SearchResult } from '../../plugin/protocol'
 import type { SkillContext } from '../runtime/types'
 import { wikiLinkLabel } from './markdown'
 import { requestLanguage } from './post-place'
+import { termsOf } from './prose'
 
 export type Related = Pick<SearchResult, 'path' | 'title'>[]
 
 export const RELATED_HEADING = '## Related posts'
 const MAX_RELATED = 5
-const MAX_QUERIES = 8
+/** Words searched for at most: a title and a few headings rarely have more that matter. */
+const MAX_TERMS = 24
 // A page in the post's own language is the likelier reader's next page.
 const SAME_LANGUAGE_BOOST = 1.5
+// A page that shares one common word is not related; one that comes close to the best match is.
+const MIN_SHARED_TERMS = 2
+const MIN_SHARE_OF_BEST = 0.35
 
 /** A folder's listing page is not a post to read next. */
 function isListing(path: string): boolean {
@@ -19,26 +25,36 @@ function isListing(path: string): boolean {
 }
 
 /**
- * Runs each query through the blog's search and ranks pages by how high and how often they came up,
- * pages in the language of `language` (a sample of the post's text) first.
+ * Searches the blog for each word of `texts` and scores every page by the words it shares, a rare
+ * word weighing more than a common one (inverse document frequency). Pages that share at least two
+ * words and come within reach of the best one are related; those in the language of `language` first.
  */
-export async function findRelated(context: SkillContext, queries: readonly string[], language: string): Promise<Related> {
-  const wanted = requestLanguage(language)
-  const scores = new Map<string, { title: string; score: number }>()
-  const distinct = [...new Set(queries.map((query) => query.trim()).filter(Boolean))].slice(0, MAX_QUERIES)
+export async function findRelated(context: SkillContext, texts: readonly string[], language: string): Promise<Related> {
+  const terms = [...new Set(termsOf(texts.join('\n')))].slice(0, MAX_TERMS)
+  if (terms.length === 0) return []
+  const { signal } = context
   // Side by side: the draft page waits for these.
-  const answers = await Promise.all(distinct.map((query) => context.api.search(query, { signal: context.signal })))
+  const [{ pages }, ...answers] = await Promise.all([context.api.listPages({ signal }), ...terms.map((term) => context.api.search(term, { signal }))])
+  const total = Math.max(1, pages.filter((page) => !isListing(page.path)).length)
+  const found = new Map<string, { title: string; score: number; shared: number }>()
   for (const { results } of answers) {
-    results.forEach((result, rank) => {
-      if (isListing(result.path)) return
-      const entry = scores.get(result.path) ?? { title: result.title, score: 0 }
-      entry.score += 1 / (rank + 1)
-      scores.set(result.path, entry)
-    })
+    const hits = results.filter((result) => !isListing(result.path))
+    const weight = Math.log(1 + total / Math.max(1, hits.length))
+    for (const hit of hits) {
+      const entry = found.get(hit.path) ?? { title: hit.title, score: 0, shared: 0 }
+      entry.score += weight
+      entry.shared++
+      found.set(hit.path, entry)
+    }
   }
-  return [...scores]
+  const wanted = requestLanguage(language)
+  const ranked = [...found]
+    .filter(([, entry]) => entry.shared >= Math.min(MIN_SHARED_TERMS, terms.length))
     .map(([path, { title, score }]) => ({ path, title, score: requestLanguage(title) === wanted ? score * SAME_LANGUAGE_BOOST : score }))
     .sort((left, right) => right.score - left.score || left.path.localeCompare(right.path))
+  const best = ranked[0]?.score ?? 0
+  return ranked
+    .filter((page) => page.score >= best * MIN_SHARE_OF_BEST)
     .slice(0, MAX_RELATED)
     .map(({ path, title }) => ({ path, title }))
 }
