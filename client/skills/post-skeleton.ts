@@ -148,7 +148,8 @@ export function withTitle(body: string, title: string): string {
 /**
  * The post's skeleton enforced on the model's body: `# title` first, and every outline section the
  * model dropped inserted as `##` before the paragraph where its text begins. Sections the model kept
- * (even reworded) are anchors and never doubled; its own extra headings stay.
+ * (even reworded) are anchors and never doubled; its own other headings stay, and a stretch it gave
+ * sections of its own gets none of the outline's.
  */
 export function enforceSkeleton(body: string, outline: string, title: string): string {
   const blocks = blocksOf(withTitle(body, title))
@@ -169,6 +170,8 @@ export function enforceSkeleton(body: string, outline: string, title: string): s
   for (let index = 0; index + 1 < bounds.length; index++) {
     const [left, right] = [bounds[index]!, bounds[index + 1]!]
     const missing = sections.slice(left.section + 1, right.section)
+    // The model gave this stretch sections of its own (other names): adding the outline's would double them.
+    if (blocks.slice(left.block + 1, right.block).some((block) => block.level === 2)) continue
     for (const [at, section] of placeSections(blocks, left.block + 1, right.block, missing, left.section >= 0)) inserts.set(at, section)
   }
   return blocks.flatMap((block, index) => (inserts.has(index) ? [`## ${inserts.get(index)!.heading}`, block.text] : [block.text])).join('\n\n')

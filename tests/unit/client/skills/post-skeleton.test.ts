@@ -38,6 +38,11 @@ describe('post skeleton', () => {
     expect(page).toContain('# Offline First Apps\n\nAn intro.\n\n## Why Offline-First?\n\nMore on why.\n\n## Storing data locally\n\nIndexedDB')
   })
 
+  it('adds none of the outline’s sections to a stretch the model gave sections of its own', () => {
+    const body = '## Introduction\n\nUsers lose connectivity.\n\n## Local data\n\nIndexedDB.\n\n## Syncing changes\n\nQueues.'
+    expect(headings(enforceSkeleton(body, OUTLINE, TITLE))).toEqual(['# Offline First Apps', '## Introduction', '## Local data', '## Syncing changes'])
+  })
+
   it('never puts a heading inside a code fence or between the items of one list', () => {
     const body = 'Users lose connectivity.\n\n```js\nconst a = 1\n\n# not a heading\n\nIndexedDB\n```\n\n- one\n\n- IndexedDB and caches\n\nQueues and conflict resolution.'
     const page = enforceSkeleton(body, OUTLINE, TITLE)
