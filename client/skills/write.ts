@@ -29,7 +29,8 @@ async function freePath(context: SkillContext, title: string): Promise<string> {
   let wanted = path
   if (wanted === undefined) {
     const { pages } = await context.api.listPages({ signal: context.signal })
-    wanted = `${chooseFolder(pages, requestLanguage(topicOf(context)), folder)}/${await slugForTitle(title)}.md`
+    // The request's language, not the topic's: "写一篇关于 React hooks 的文章" is a Chinese post.
+    wanted = `${chooseFolder(pages, requestLanguage(context.inputs.text), folder)}/${await slugForTitle(title)}.md`
   }
   for (let attempt = 1; ; attempt++) {
     const candidate = attempt === 1 ? wanted : wanted.replace(/\.md$/, `-${attempt}.md`)

@@ -48,6 +48,13 @@ describe('write skill: a post that looks written', () => {
     expect(searched).toEqual(expect.arrayContaining(['缓存', '流式', '输出']))
   })
 
+  it('files a Chinese request about a Latin-named topic in zh/ too', async () => {
+    const blog = createBlog(pages)
+    const outline = '# React Hooks 入门\n\n## 为什么需要 hooks\n'
+    const run = await runSkill(writeSkill, { inputs: { text: '写一篇关于 React hooks 的文章', params: { topic: 'React hooks' } }, api: blog.api, model: scriptedModel([outline, 'Hooks 让函数组件有状态。', DETAILS]) })
+    expect(run.created).toEqual(['zh/react-hooks-ru-men.md'])
+  })
+
   it('goes in the folder the author named', async () => {
     const blog = createBlog(pages)
     const run = await runSkill(writeSkill, { inputs: { text: 'write a post about offline first apps in notes/', params: { topic: 'offline first apps', folder: 'notes' } }, api: blog.api, model: scriptedModel([OUTLINE, WALL, DETAILS]) })
