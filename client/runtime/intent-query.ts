@@ -15,7 +15,10 @@ const LEADING_EN = [
   /^(?:which|what)\s+(?:of\s+my\s+)?(?:posts|articles|notes|pages)\s+(?:mention|cover|discuss|talk\s+about|are\s+about|explain|say\s+about)\s+/i,
   /^what\s+do(?:es)?\s+(?:i|my\s+(?:blog|posts))\s+(?:know|say|have)\s+about\s+/i,
   /^(?:research|search(?:\s+for)?|find|look\s+up|tell\s+me\s+about|explain)\s+/i,
+  /^(?:what|who)(?:'s|\s+is|\s+are|\s+was|\s+were)\s+(?:an?\s+|the\s+)?/i,
 ]
+// "how do ETags work?" asks about ETags.
+const HOW_WORKS_EN = /^how\s+(?:do|does|did|can|could|should)\s+(.+?)\s+works?$/i
 // "… in my posts?", "… on my blog": where to look, not what.
 const TRAILING_EN = /\s+(?:in|on|from|across)\s+(?:my|the|this)\s+(?:blog|posts|articles|notes|site|pages)$/i
 
@@ -24,8 +27,9 @@ const LEADING_ZH = [
   /^我(?:之前|以前|都|曾经|有没有)?写过(?:哪些|什么|几篇|多少)?篇?(?:关于|有关)?/u,
   /^(?:搜索|查找|搜一下|找一下|找找|查一下|研究|调研|查查)(?:一下)?(?:我的|博客里|博客中|文章里)?(?:关于|有关)?/u,
   /^(?:关于|有关)/u,
+  /^什么是/u,
 ]
-const TRAILING_ZH = /(?:相关)?的?(?:文章|博客|博文|内容|东西|帖子)?(?:有哪些|有什么)?(?:没有|吗|呢)?$/u
+const TRAILING_ZH = /(?:相关)?的?(?:文章|博客|博文|内容|东西|帖子)?(?:有哪些|有什么|是什么|怎么用|如何工作|是怎么工作的)?(?:没有|吗|呢)?$/u
 
 function stripLeading(text: string, patterns: readonly RegExp[]): string {
   let result = text
@@ -49,7 +53,7 @@ function stripLeading(text: string, patterns: readonly RegExp[]): string {
  */
 export function retrievalQuery(text: string): string {
   const typed = cleanPhrase(normalizeInput(text).replace(SLASH_COMMAND, ''))
-  let query = stripLeading(typed, LEADING_EN).replace(TRAILING_EN, '')
+  let query = stripLeading(typed, LEADING_EN).replace(TRAILING_EN, '').replace(HOW_WORKS_EN, '$1')
   query = stripLeading(query, LEADING_ZH)
   const withoutTail = query.replace(TRAILING_ZH, '')
   if (withoutTail.trim() !== '') query = withoutTail

@@ -11,6 +11,10 @@ describe('retrievalQuery', () => {
     expect(retrievalQuery('tell me about debouncing in my posts')).toBe('debouncing')
     expect(retrievalQuery('我写过哪些关于知识图谱的文章？')).toBe('知识图谱')
     expect(retrievalQuery('/research 搜索一下关于流式输出的内容')).toBe('流式输出')
+    expect(retrievalQuery('how do ETags work?')).toBe('ETags')
+    expect(retrievalQuery('what is an ETag?')).toBe('ETag')
+    expect(retrievalQuery('知识图谱是什么？')).toBe('知识图谱')
+    expect(retrievalQuery('什么是双向链接')).toBe('双向链接')
   })
 
   it('is idempotent, and keeps the words of a question that is all frame', () => {
