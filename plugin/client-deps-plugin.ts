@@ -14,6 +14,7 @@ const CLIENT_DEPENDENCIES = [
   ...['bash', 'css', 'diff', 'javascript', 'json', 'markdown', 'python', 'shell', 'typescript', 'xml', 'yaml'].map(
     (language) => `highlight.js/lib/languages/${language}`,
   ),
+  'pinyin-pro',
 ]
 
 // The client ships .vue files: Vite compiles them like the site's own, never pre-bundled or left to Node.

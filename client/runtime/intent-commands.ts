@@ -1,5 +1,6 @@
 // How slash commands read their argument, for the skills that own them; and typo suggestions.
 import { cleanPhrase, extractModifiers, findPath, resolveTarget, takeAdjectives } from './intent-params'
+import { retrievalQuery } from './intent-query'
 import type { Intent, IntentMatch, IntentParams, RouteContext } from './intent-types'
 
 type CommandHandler = (argument: string, context: RouteContext) => { intent?: Intent; params: IntentParams }
@@ -28,7 +29,8 @@ export const parseEditCommand: CommandHandler = (argument, context) => {
 /** A page named by path or title, else the open page. */
 export const parseTargetCommand: CommandHandler = (argument, context) => ({ params: resolveTarget(argument, context).params })
 
-export const parseQueryCommand: CommandHandler = (argument) => ({ params: withText('query', argument) })
+/** `/research what have I written about X?` searches for what the sentence form would: "X". */
+export const parseQueryCommand: CommandHandler = (argument) => ({ params: withText('query', argument.trim() === '' ? '' : retrievalQuery(argument)) })
 
 /** A typo this many edits away from a command still gets a suggestion. */
 const MAX_TYPO_EDITS = 2

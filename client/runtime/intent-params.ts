@@ -151,6 +151,8 @@ export interface Modifiers {
   style?: string
   length?: ArticleLength
   wordCount?: number
+  /** "in notes/", "放在 notes": the folder the post goes in, as typed. */
+  folder?: string
   /** The text with the recognized phrases cut out. */
   rest: string
 }
@@ -161,6 +163,11 @@ const TONE_ZH = new RegExp(`[,\\s]*(?:用|以|采用)?\\s*(${STYLE_ZH_ALTERNATIO
 const COUNT_EN = /[,\s]*\b(?:(?:in|of|with)\s+)?(?:about|around|roughly|approximately|~)?\s*(\d{2,5})[\s-]*words?(?:\s+long)?\b/i
 const COUNT_ZH = /(?:大约|大概|约)?\s*(\d{2,5})\s*字(?:左右)?的?/u
 const KEEP_IT_EN = /[,\s]*\b(?:keep|make)\s+it\s+(short|brief|long|detailed)\b/i
+// A folder is named unmistakably: with a slash ("in notes/") or the word folder; "in Rust" is a topic.
+const FOLDER_NAME = '[A-Za-z0-9_-]+(?:/[A-Za-z0-9_-]+)*'
+const FOLDER_SLASH_EN = new RegExp(String.raw`[,\s]*\b(?:in|into|under|to)\s+(?:the\s+|my\s+)?[\x60"']?(${FOLDER_NAME})/[\x60"']?(?=[\s,.;:!?]|$)`, 'i')
+const FOLDER_WORD_EN = new RegExp(String.raw`[,\s]*\b(?:in|into|under)\s+(?:the\s+|my\s+)?[\x60"']?(${FOLDER_NAME})/?[\x60"']?\s+(?:folder|directory|dir)\b`, 'i')
+const FOLDER_ZH = new RegExp(String.raw`[,，\s]*(?:(?:放在|放到|放进|保存在|保存到|存到|存放在|写到|写进)\s*[\x60"'“‘「]?(${FOLDER_NAME})/?[\x60"'”’」]?\s*(?:目录|文件夹)?|在\s*[\x60"'“‘「]?(${FOLDER_NAME})/?[\x60"'”’」]?\s*(?:目录|文件夹))(?:下面|下|里面|里|中)?`, 'u')
 
 export function extractModifiers(text: string): Modifiers {
   let rest = text
@@ -170,6 +177,13 @@ export function extractModifiers(text: string): Modifiers {
     if (!match) return undefined
     rest = `${rest.slice(0, match.index)} ${rest.slice(match.index + match[0].length)}`
     return match[1]
+  }
+  // The Chinese pattern names its folder in one of two groups.
+  const cutFolderZh = (): string | undefined => {
+    const match = FOLDER_ZH.exec(rest)
+    if (!match) return undefined
+    rest = `${rest.slice(0, match.index)} ${rest.slice(match.index + match[0].length)}`
+    return match[1] ?? match[2]
   }
 
   const tone = cut(TONE_EN) ?? cut(TONE_ZH)
@@ -181,6 +195,8 @@ export function extractModifiers(text: string): Modifiers {
   }
   const keep = cut(KEEP_IT_EN)
   if (keep !== undefined) modifiers.length = lengthFromWord(keep)
+  const folder = cut(FOLDER_SLASH_EN) ?? cut(FOLDER_WORD_EN) ?? cutFolderZh()
+  if (folder !== undefined) modifiers.folder = folder
   return { ...modifiers, rest: normalizeInput(rest) }
 }
 

@@ -3,6 +3,7 @@
 import type { PatternRule } from './define-skill'
 import { cleanPhrase, extractModifiers, findPath, resolveTarget, takeAdjectives } from './intent-params'
 import type { Target } from './intent-params'
+import { retrievalQuery } from './intent-query'
 import type { IntentParams } from './intent-types'
 
 /** `text` has its trailing punctuation and particles cut; `typed` is the input as typed (normalized). */
@@ -63,7 +64,9 @@ const RESEARCH = [
 ]
 
 export const researchRule: Rule = (text) => {
-  const query = cleanPhrase(firstMatch(RESEARCH, text)?.[1] ?? '')
+  const found = cleanPhrase(firstMatch(RESEARCH, text)?.[1] ?? '')
+  // The slash command cuts the same words: both forms search for the same thing.
+  const query = found === '' ? '' : retrievalQuery(found)
   return query === '' ? undefined : { intent: 'research', confidence: 0.9, params: { query } }
 }
 

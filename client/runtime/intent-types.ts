@@ -51,6 +51,8 @@ export interface IntentParams {
   instruction?: string
   /** research and answer_question: what to look for or answer. */
   query?: string
+  /** write_article: the folder the author asked for ("in notes/", "放在 notes"). */
+  folder?: string
   /** help: the slash command that was not recognized. */
   unknownCommand?: string
 }

@@ -1,6 +1,8 @@
 // Which page a request means (a path, a title to look up, or the open page), read with its hash.
+import type { PageSummary } from '../../plugin/protocol'
 import type { SkillContext } from '../runtime/types'
 import { SkillError, errorCode } from '../api/errors'
+import { slugForTitle } from './post-place'
 
 export interface PageRequest {
   path?: string
@@ -39,6 +41,53 @@ export async function findTargetPath(context: SkillContext, request: PageRequest
   throw new SkillError('ERR_NO_PAGE', `Open the page you want me to ${purpose}, or name it (its title or posts/example.md), then ask again.`)
 }
 
+/** A page a request may have meant, offered to the author instead of a guess. */
+export interface PageCandidate {
+  path: string
+  title: string
+}
+
+export type ExactPage = { path: string } | { candidates: PageCandidate[] }
+
+const MAX_CANDIDATES = 5
+
+/** Text compared for exactness: no case, no quotes or marks, single spaces. */
+function comparable(text: string): string {
+  return text.normalize('NFKC').toLowerCase().replace(/[\p{P}\p{S}\s]+/gu, ' ').trim()
+}
+
+/** The pages a hint names exactly: by title, by path (with or without .md) or by file name, also as the slug of its words. */
+export async function exactMatches(pages: readonly Pick<PageSummary, 'path' | 'title'>[], hint: string): Promise<PageCandidate[]> {
+  const wanted = comparable(hint)
+  const slug = await slugForTitle(hint).catch(() => '')
+  const bare = hint.trim().replace(/^\.?\//, '').replace(/\.md$/i, '')
+  return pages
+    .filter((page) => {
+      const name = page.path.replace(/\.md$/, '')
+      const file = name.slice(name.lastIndexOf('/') + 1)
+      return comparable(page.title) === wanted || name === bare || file === bare || (slug !== '' && file === slug)
+    })
+    .map(({ path, title }) => ({ path, title }))
+}
+
+/**
+ * The page a destructive request names, never a guess: the explicit path, else the one page whose
+ * title, path or file name is exactly the hint, else the open page when nothing was named. Anything
+ * less than one exact match gives the candidates to ask about: the exact ones, or the closest search hits.
+ */
+export async function findExactPage(context: SkillContext, request: PageRequest, purpose: string): Promise<ExactPage> {
+  if (request.path) return { path: request.path }
+  if (!request.pageHint) return { path: await findTargetPath(context, request, purpose) }
+  const { pages } = await context.api.listPages({ signal: context.signal })
+  const exact = await exactMatches(pages, request.pageHint)
+  if (exact.length === 1) return { path: exact[0]!.path }
+  if (exact.length > 1) return { candidates: exact.slice(0, MAX_CANDIDATES) }
+  const { results } = await context.api.search(request.pageHint, { signal: context.signal })
+  // The index can lag a deletion by a moment: only pages that still exist are offered.
+  const existing = new Set(pages.map((page) => page.path))
+  return { candidates: results.filter((result) => existing.has(result.path)).slice(0, MAX_CANDIDATES).map(({ path, title }) => ({ path, title })) }
+}
+
 /** The first `# Title` line's text without closing '#'s; read by hand, as regular expressions for it backtrack badly on long blank runs. */
 function headingTitle(content: string, path: string): string {
   const line = /^#[ \t]+(\S.*)$/m.exec(content)?.[1]
@@ -57,7 +106,11 @@ function headingTitle(content: string, path: string): string {
 
 /** Reads the target page; the title and description come from the server's own front-matter parse. */
 export async function readTargetPage(context: SkillContext, request: PageRequest, purpose: string): Promise<TargetPage> {
-  const path = await findTargetPath(context, request, purpose)
+  return readPage(context, await findTargetPath(context, request, purpose))
+}
+
+/** Reads one page by path, with its hash for a later write or delete. */
+export async function readPage(context: SkillContext, path: string): Promise<TargetPage> {
   let file
   try {
     file = await context.api.readFile(path, { signal: context.signal })

@@ -1,6 +1,7 @@
 import type { SearchResult } from '../../plugin/protocol'
 import { defineSkill } from '../runtime/define-skill'
 import { parseQueryCommand } from '../runtime/intent-commands'
+import { questionOf, retrievalQuery } from '../runtime/intent-query'
 import { researchRule } from '../runtime/intent-patterns'
 import type { Skill, SkillContext } from '../runtime/types'
 import { pageLink } from './page-link'
@@ -15,7 +16,10 @@ const PASSAGES_PER_PAGE = 2
 type Hit = Pick<SearchResult, 'path' | 'title' | 'snippet'>
 
 interface Found {
+  /** The words searched for: the question without its command and frame. */
   query: string
+  /** The question as asked, for the model to answer. */
+  question: string
   hits: Hit[]
 }
 
@@ -25,8 +29,14 @@ interface Source {
   passages: string[]
 }
 
+// Whichever way the question came (slash, sentence, the model's parse), the same words are searched for.
 function queryOf(context: SkillContext): string {
-  return (context.inputs.params.query ?? context.inputs.text).trim()
+  return retrievalQuery(context.inputs.params.query ?? context.inputs.text)
+}
+
+/** The pages an answer drew on, as its own list of links: every answer ends with it. */
+export function sourcesList(sources: readonly Pick<Source, 'path' | 'title'>[]): string {
+  return `**Sources**\n\n${sources.map((source, index) => `${index + 1}. ${pageLink(source.title, source.path)}`).join('\n')}`
 }
 
 function quote(passage: string): string {
@@ -55,6 +65,8 @@ export const researchSkill = defineSkill({
     },
   ],
   patterns: { rules: [researchRule], order: 20 },
+  // 2: the search step keeps the question apart from the words searched for.
+  version: 2,
   title: (inputs) => `Research: ${inputs.params.query ?? inputs.text}`,
   steps: [
     {
@@ -62,6 +74,7 @@ export const researchSkill = defineSkill({
       title: 'Searching your posts',
       async run(context): Promise<Found> {
         const query = queryOf(context)
+        const question = questionOf(context.inputs.text) || query
         const { results } = await context.api.search(query, { signal: context.signal })
         const hits = results.slice(0, MAX_HITS).map(({ path, title, snippet }) => ({ path, title, snippet }))
         if (hits.length === 0) {
@@ -69,7 +82,7 @@ export const researchSkill = defineSkill({
             `I found nothing about "${query}" in your posts. Try fewer or other words (a name, a term you would have used in a post), or ask me to write a post about it: \`/write ${query}\`.`,
           )
         }
-        return { query, hits }
+        return { query, question, hits }
       },
     },
     {
@@ -100,7 +113,7 @@ export const researchSkill = defineSkill({
       id: 'answer',
       title: 'Answering',
       async run(context): Promise<{ answer: string } | null> {
-        const { query, hits } = context.output<Found>('search')
+        const { query, question, hits } = context.output<Found>('search')
         if (hits.length === 0) return null
         const sources = context.output<Source[]>('passages')
         if (sources.length === 0) {
@@ -110,7 +123,7 @@ export const researchSkill = defineSkill({
         if (!context.model) {
           const answer = sources.map((source) => `${pageLink(source.title, source.path)}\n\n${source.passages.map(quote).join('\n\n')}`).join('\n\n')
           const reply = context.replyStream()
-          reply.append(`**Search results (no model configured)** for "${query}"\n\n${answer}`)
+          reply.append(`**Search results (no model configured)** for "${query}"\n\n${answer}\n\n${sourcesList(sources)}`)
           reply.done()
           return { answer }
         }
@@ -124,10 +137,10 @@ export const researchSkill = defineSkill({
                 'Cite each fact with the Markdown link of its source exactly as given, like [Title](/route). ' +
                 'If the passages do not answer the question, say so plainly and say what they do cover; never invent facts or links.',
             ),
-            user(`Question: ${query}\n\nPassages:\n\n${material}`),
+            user(`Question: ${question}\n\nPassages:\n\n${material}`),
           ],
           temperature: 0.2,
-        })
+        }, { tail: `\n\n${sourcesList(sources)}` })
         return { answer }
       },
     },

@@ -13,6 +13,8 @@ export function requireModel(context: SkillContext): ModelPort {
 export interface StreamReplyOptions {
   /** Markdown shown above the model's text (a title with a link); not part of the returned text. */
   lead?: string
+  /** Markdown shown below the model's text (the sources it drew on); not part of the returned text. */
+  tail?: string
   /** Text streamed before an interruption; defaults to the step's `resumedText`. */
   resumed?: string
   /** Records the text so far for the checkpoint; defaults to `context.streamed`. */
@@ -42,6 +44,7 @@ export async function streamReply(context: SkillContext, request: ModelRequest, 
         save(text)
       },
     })
+    if (options.tail) reply.append(options.tail)
   } finally {
     reply.done()
   }

@@ -4,6 +4,7 @@ import { SkillError, errorCode } from '../api/errors'
 import { checkArticle, cleanPageText, describeProblem, type StructureProblem } from '../runtime/model-output'
 import type { ModelRequest, SkillContext } from '../runtime/types'
 import { composeFrontMatter, stripFrontMatter, today } from './markdown'
+import { enforceSkeleton, withTitle } from './post-skeleton'
 import { SYSTEM_PROMPT, system, user } from './prompts'
 import { sanitizeMarkdown } from './sanitize-markdown'
 import { requireModel } from './stream-reply'
@@ -44,9 +45,25 @@ export function pageBody(body: string): string {
   return sanitizeMarkdown(stripFrontMatter(cleanPageText(body))).markdown
 }
 
-function draftPage(context: SkillContext, body: string): string {
+/**
+ * The post's body in its skeleton: the outline's title as its H1 and, once the text is finished, the
+ * outline's sections as headings where the model left them out. Sanitized after shaping, because the
+ * outline's headings are the model's text too.
+ */
+export function shapedBody(context: SkillContext, body: string, finished: boolean): string {
+  const { title, outline } = context.output<Outline>('outline')
+  return postBody(body, outline, title, finished)
+}
+
+/** `shapedBody` from its parts. */
+export function postBody(body: string, outline: string, title: string, finished: boolean): string {
+  const text = stripFrontMatter(cleanPageText(body))
+  return sanitizeMarkdown(finished ? enforceSkeleton(text, outline, title) : withTitle(text, title)).markdown
+}
+
+function draftPage(context: SkillContext, body: string, finished = false): string {
   const { title } = context.output<Outline>('outline')
-  return `${composeFrontMatter({ title, date: today(), draft: true })}\n${pageBody(body)}\n`
+  return `${composeFrontMatter({ title, date: today(), draft: true })}\n${shapedBody(context, body, finished)}\n`
 }
 
 const WRITE_INSTRUCTION = (context: SkillContext, title: string) =>
@@ -146,7 +163,7 @@ async function streamDraft(context: SkillContext, messages: ModelRequest['messag
 export async function saveDraft(context: SkillContext): Promise<SavedDraft> {
   const { path } = context.output<Draft>('draft')
   const { body } = context.output<Content>('content')
-  const page = draftPage(context, body)
+  const page = draftPage(context, body, true)
   const result = await context.pages.writeChecked({
     path,
     content: page,

@@ -1,44 +1,53 @@
-import type { SearchResult } from '../../plugin/protocol'
 import { defineSkill } from '../runtime/define-skill'
 import { askJson, cleanPageText, titleOf } from '../runtime/model-output'
 import { parseWriteCommand } from '../runtime/intent-commands'
 import { writeRule } from '../runtime/intent-patterns'
+import { pageNavigator } from '../runtime/page-navigation'
 import type { Skill, SkillContext } from '../runtime/types'
-import { composeFrontMatter, routeOf, slugForTitle, stripFrontMatter, today, wikiLinkLabel } from './markdown'
+import { composeFrontMatter, routeOf, stripFrontMatter, today } from './markdown'
+import { outlineSections } from './post-skeleton'
+import { chooseFolder, requestLanguage, slugForTitle } from './post-place'
 import { system, user } from './prompts'
+import { RELATED_HEADING, findRelated, relatedSection, type Related } from './related-posts'
 import { requireModel } from './stream-reply'
-import { lengthHint, pageBody, saveDraft, topicOf, writeContent, type Content, type Draft, type Outline, type SavedDraft } from './write-content'
-
-const RELATED_HEADING = '## Related posts'
+import { titleCase } from './title-case'
+import { lengthHint, saveDraft, shapedBody, topicOf, writeContent, type Content, type Draft, type Outline, type SavedDraft } from './write-content'
 
 interface Details {
   tags: string[]
   description: string
 }
 
-type Related = Pick<SearchResult, 'path' | 'title'>[]
-
 /** A one-line title that is safe as front matter, as a heading and in the sidebar. */
 function plainTitle(text: string): string {
   return text.replace(/[<>{}\r\n]/g, '').trim()
 }
 
+/** The new post's path: the one asked for, else a readable name in the folder the request's words or language choose. */
 async function freePath(context: SkillContext, title: string): Promise<string> {
-  const wanted = context.inputs.params.path ?? `posts/${slugForTitle(title)}.md`
+  const { path, folder } = context.inputs.params
+  let wanted = path
+  if (wanted === undefined) {
+    const { pages } = await context.api.listPages({ signal: context.signal })
+    // The request's language, not the topic's: "写一篇关于 React hooks 的文章" is a Chinese post.
+    wanted = `${chooseFolder(pages, requestLanguage(context.inputs.text), folder)}/${await slugForTitle(title)}.md`
+  }
   for (let attempt = 1; ; attempt++) {
     const candidate = attempt === 1 ? wanted : wanted.replace(/\.md$/, `-${attempt}.md`)
     if ((await context.api.readHash(candidate, { signal: context.signal })) === null) return candidate
   }
 }
 
-function relatedSection(related: Related): string {
-  if (related.length === 0) return ''
-  // Another page's title is untrusted: it may carry {{ }}, tags or `]]`.
-  const links = related.map((page) => `- [[${page.path.replace(/\.md$/, '')}|${wikiLinkLabel(page.title)}]]`)
-  return `\n\n${RELATED_HEADING}\n\n${links.join('\n')}`
+/** Opens the finished post where the author is, unless they are already on it. */
+async function openPost(path: string): Promise<void> {
+  const navigator = pageNavigator()
+  if (navigator && navigator.currentFile() !== path) await navigator.go(routeOf(path))
 }
 
-/** write: related posts → outline → a draft page that grows as it streams → the finished draft → front matter → final save → graph. */
+/**
+ * write: related posts → outline → posts to link, found from the outline → a draft page that grows as
+ * it streams → the finished draft in the outline's skeleton → front matter → final save → graph, and the post opens.
+ */
 export const writeSkill = defineSkill({
   name: 'write',
   intents: ['write_article'],
@@ -49,14 +58,15 @@ export const writeSkill = defineSkill({
     { name: 'draft', description: 'Draft a new post', hidden: true, order: 11, parse: parseWriteCommand },
   ],
   patterns: { rules: [writeRule], order: 40 },
+  // 2: the skeleton, the folder and slug, and the related links found from the outline (a step of their own).
+  version: 2,
   title: (inputs) => `Write a post about ${inputs.params.topic ?? inputs.text}`,
   steps: [
     {
       id: 'related',
       title: 'Finding related posts',
       async run(context): Promise<Related> {
-        const { results } = await context.api.search(topicOf(context), { signal: context.signal })
-        return results.slice(0, 5).map(({ path, title }) => ({ path, title }))
+        return findRelated(context, [topicOf(context)], topicOf(context))
       },
     },
     {
@@ -72,8 +82,22 @@ export const writeSkill = defineSkill({
           temperature: 0.4,
         }, { onText: () => context.progress('Planning the outline…') })
         const outline = cleanPageText(text)
-        const title = plainTitle(titleOf(outline)) || plainTitle(topicOf(context))
+        // The author's words are a topic, not a title: cased as their language writes titles (CJK as typed).
+        const title = titleCase(plainTitle(titleOf(outline)) || plainTitle(topicOf(context)))
         return { title, outline }
+      },
+    },
+    {
+      id: 'links',
+      title: 'Finding posts to link',
+      async run(context): Promise<Related> {
+        const { title, outline } = context.output<Outline>('outline')
+        // The outline's words find what the topic alone cannot ("缓存" has no page, "流式输出中的缓存" does);
+        // searched before the draft exists, which would match every one of its own headings.
+        const headings = outlineSections(outline).map((section) => section.heading)
+        const found = await findRelated(context, [title, ...headings], `${title} ${topicOf(context)}`)
+        const first = context.output<Related>('related')
+        return [...first, ...found.filter((page) => !first.some((seen) => seen.path === page.path))].slice(0, 5)
       },
     },
     {
@@ -129,12 +153,12 @@ export const writeSkill = defineSkill({
         const { title } = context.output<Outline>('outline')
         const { path } = context.output<Draft>('draft')
         const { body } = context.output<Content>('content')
-        const related = context.output<Related>('related').filter((page) => page.path !== path)
+        const related = context.output<Related>('links').filter((page) => page.path !== path)
         const frontMatter = composeFrontMatter({ title, date: today(), tags: details.tags, description: details.description })
         const finish = (text: string) => `${frontMatter}\n${text}${text.includes(RELATED_HEADING) ? '' : relatedSection(related)}\n`
         const result = await context.pages.writeChecked({
           path,
-          content: finish(pageBody(body)),
+          content: finish(shapedBody(context, body, true)),
           // The hash the task last wrote: an edit the author made since is theirs to keep.
           hash: context.expectedHash(path),
           conflict: `You changed \`${path}\` while I was finishing the post. Re-apply adds the front matter and related links to your current text; Drop keeps your version as it is.`,
@@ -157,6 +181,7 @@ export const writeSkill = defineSkill({
         const graph = await context.api.graph({ signal: context.signal })
         const links = graph.edges.filter((edge) => edge.source === saved.path).length
         context.say(`Saved **[${title}](${routeOf(saved.path)})** with ${links} link${links === 1 ? '' : 's'} to your other posts.`)
+        await openPost(saved.path)
         return { links }
       },
     },

@@ -27,7 +27,7 @@ describe('an author in the browser', () => {
     fake.enqueue({ ...OUTLINE, text: ['# HTTP Caching in Practice\n\n## Validators\n'] }, content(['# HTTP Caching in Practice\n\n', ...sentences(60)], 40), DETAILS)
     await studio.ask('write a post about HTTP caching')
 
-    await progressText().filter({ hasText: /Step \d\/8/ }).waitFor()
+    await progressText().filter({ hasText: /Step \d\/9/ }).waitFor()
     await sidebar().getByText('HTTP Caching in Practice (draft)').waitFor({ timeout: 15_000 })
     await progressText().filter({ hasText: 'Writing the content' }).waitFor()
     await studio.shot('1-write-progress')

@@ -94,7 +94,7 @@ describe('stop', () => {
 
     const { json } = await dev.api('/checkpoints')
     const checkpoint = json.checkpoints.find((item: { taskId: string }) => item.taskId === record!.taskId)
-    expect(checkpoint.steps.map((step: { id: string }) => step.id)).toEqual(['related', 'outline', 'draft'])
+    expect(checkpoint.steps.map((step: { id: string }) => step.id)).toEqual(['related', 'outline', 'links', 'draft'])
     expect(checkpoint.partial.text).toContain('Sentence 0.')
     const relock = await dev.api('/locks', { method: 'POST', json: { path: draftPath, taskId: 'someone-else' } })
     expect(relock.status).toBe(200)

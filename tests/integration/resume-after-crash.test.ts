@@ -47,11 +47,11 @@ describe('a draft interrupted by a dead dev server', () => {
     const second = createTestRuntime(server, { skills })
     await second.runtime.initialize()
     const [task] = second.state.resumable
-    expect(task).toMatchObject({ taskId: interrupted!.taskId, skill: 'write', title: 'Write a post about ETags', totalSteps: 8 })
-    expect(task!.finishedSteps).toBe(3)
+    expect(task).toMatchObject({ taskId: interrupted!.taskId, skill: 'write', title: 'Write a post about ETags', totalSteps: 9 })
+    expect(task!.finishedSteps).toBe(4)
 
     const preview = await second.runtime.previewResume(task!.taskId)
-    expect(preview.finishedSteps).toEqual(['Finding related posts', 'Planning the outline', 'Creating the draft page'])
+    expect(preview.finishedSteps).toEqual(['Finding related posts', 'Planning the outline', 'Finding posts to link', 'Creating the draft page'])
     expect(preview.pendingSteps[0]).toBe('Writing the content')
     // A draft save cut off by the kill was noted in the checkpoint before it was sent.
     expect(preview).toMatchObject({ risk: 'low', reasons: [] })

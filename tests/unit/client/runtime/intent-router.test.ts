@@ -28,7 +28,7 @@ const ROWS: Row[] = [
   ['/research vector databases', nowhere, 'research', { query: 'vector databases' }, 'command'],
   ['/graph', nowhere, 'update_graph', {}, 'command'],
   ['/explain', selection, 'explain_code', { path: 'posts/current.md' }, 'command'],
-  ['/ask what is a monad?', nowhere, 'answer_question', { query: 'what is a monad' }, 'command'],
+  ['/ask what is a monad?', nowhere, 'answer_question', { query: 'monad' }, 'command'],
   ['/help', nowhere, 'help', {}, 'command'],
   ['/HELP', nowhere, 'help', {}, 'command'],
   ['/frobnicate now', nowhere, 'help', { unknownCommand: 'frobnicate' }, 'command'],

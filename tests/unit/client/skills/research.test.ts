@@ -52,6 +52,24 @@ describe('research skill', () => {
     expect(prompt).toContain('配置缓存的过期时间可以避免脏数据。')
     expect(prompt).not.toContain('今天天气不错')
     expect(prompt).toMatch(/only the passages/)
-    expect(run.replies[0]).toBe('设置过期时间可以避免脏数据（[缓存笔记](/posts/zh)）。')
+    // The answer ends with its own sources list, whatever the model cited.
+    expect(run.replies[0]).toBe('设置过期时间可以避免脏数据（[缓存笔记](/posts/zh)）。\n\n**Sources**\n\n1. [缓存笔记](/posts/zh)')
+  })
+
+  it('searches for the question’s subject, not its frame, and ends the no-model answer with its sources', async () => {
+    const searched: string[] = []
+    const blog = createBlog(pages, { search: (query) => (searched.push(query), hits) })
+    // The model's parse (or the fallback) may hand over the whole question.
+    const run = await runSkill(researchSkill, { inputs: { text: '/research what have I written about cache invalidation?', params: { query: 'what have I written about cache invalidation?' } }, api: blog.api })
+    expect(run.error).toBeUndefined()
+    expect(searched).toEqual(['cache invalidation'])
+    expect(run.replies[0]).toMatch(/\n\n\*\*Sources\*\*\n\n1\. \[Caching\]\(\/posts\/cache\)\n2\. \[Tagged\]\(\/posts\/tags-only\)$/)
+  })
+
+  it('gives the model the question as asked, without the slash command', async () => {
+    const blog = createBlog(pages, { search: () => hits })
+    const model = scriptedModel(['Caches expire ([Caching](/posts/cache)).'])
+    await runSkill(researchSkill, { inputs: { text: '/research what have I written about cache invalidation?', params: { query: 'cache invalidation' } }, api: blog.api, model })
+    expect(String(model.calls[0]!.messages.at(-1)!.content)).toMatch(/^Question: what have I written about cache invalidation\?\n/)
   })
 })

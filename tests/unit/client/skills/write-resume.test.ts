@@ -31,7 +31,8 @@ describe('a post whose text had finished streaming', () => {
     const draftPath = await until(async () => {
       const { json } = await dev.api('/checkpoints')
       return json.checkpoints[0]?.createdPaths?.[0] as string | undefined
-    }, 10_000, 'the draft page')
+      // Three steps (related posts, outline, posts to link) come first: room for a loaded 2-core machine.
+    }, 20_000, 'the draft page')
     const file = path.join(dev.root, draftPath)
     await until(async () => (await fs.readFile(file, 'utf8').catch(() => '')).includes('Sentence 1.'), 10_000, 'a live save')
     const authorsVersion = '# Understanding ETags\n\nThe author rewrote the draft while it streamed.\n'

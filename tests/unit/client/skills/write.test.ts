@@ -40,7 +40,8 @@ describe('write skill', () => {
     expect(written).not.toMatch(/<script>fetch|<img|\{\{ constructor/)
     expect(written).toContain('Hello &#123;&#123; constructor')
     expect(written).toContain('```html\n<script>kept()</script>\n```')
-    expect(written).toMatch(/^---\ntitle: "ETags img src=x onerror=alert\(1\)"/)
+    // Tags dropped, then cased as an English title: the markup's words are plain text now.
+    expect(written).toMatch(/^---\ntitle: "ETags Img Src=x onerror=alert\(1\)"/)
   })
 
   it('never overwrites the author’s edit made while the details call ran: Drop keeps their version', async () => {
