@@ -43,7 +43,7 @@ describe('AIChatOrb', () => {
   it('is a button named "Open MetaBlog assistant" that shows its shortcut', async () => {
     await mountOrb()
     expect(orb().tagName).toBe('BUTTON')
-    expect(orb().getAttribute('aria-label')).toBe('Open MetaBlog assistant')
+    expect(orb().getAttribute('aria-label')).toBe('Open MetaBlog assistant (Alt+K)')
     expect(orb().getAttribute('aria-keyshortcuts')).toBe('Alt+K')
     expect(orb().title).toMatch(/\((Alt\+K|⌥K)\)$/)
     expect(orb().getAttribute('aria-expanded')).toBe('false')
@@ -95,13 +95,13 @@ describe('AIChatOrb', () => {
     expect(document.querySelector('[data-testid="metablog-setup"]')).toBeNull()
   })
 
-  it('offers slash commands: arrows move, Enter picks, Escape closes only the menu', async () => {
+  it('offers slash commands: arrows move, Tab completes, Escape closes only the menu', async () => {
     await mountOrb()
     orb().click()
     await flush()
     await type('/')
     const names = () => [...document.querySelectorAll('[role="listbox"] [role="option"]')].map((option) => `/${option.getAttribute('data-command')}`)
-    expect(names()).toEqual(['/write', '/edit', '/summarize', '/research', '/graph', '/explain', '/ask', '/help'])
+    expect(names()).toEqual(['/write', '/edit', '/summarize', '/research', '/graph', '/explain', '/ask', '/delete', '/help'])
     expect(document.querySelector('[role="option"][aria-selected="true"]')!.textContent).toContain('Draft a new post')
 
     await type('/s')
@@ -110,7 +110,7 @@ describe('AIChatOrb', () => {
     await press(messageBox(), 'ArrowDown')
     await press(messageBox(), 'ArrowDown')
     expect(messageBox().getAttribute('aria-activedescendant')).toMatch(/-summarize$/)
-    await press(messageBox(), 'Enter')
+    await press(messageBox(), 'Tab')
     expect(messageBox().value).toBe('/summarize ')
     expect(document.querySelector('[role="listbox"]')).toBeNull()
 
@@ -193,6 +193,6 @@ describe('AIChatOrb', () => {
     await flush()
     expect(document.querySelector('[data-testid="metablog-orb-badge"]')!.textContent).toBe('1')
     // The badge is decoration: the orb's name does not change.
-    expect(orb().getAttribute('aria-label')).toBe('Open MetaBlog assistant')
+    expect(orb().getAttribute('aria-label')).toBe('Open MetaBlog assistant (Alt+K)')
   })
 })

@@ -92,10 +92,11 @@ describe('ApprovalCard', () => {
     expect(wrapper.emitted('decide')).toBeUndefined()
   })
 
-  it('a deletion has no Edit button', () => {
+  it('a deletion has no Edit button, and its red button says Delete', () => {
     const wrapper = mount(ApprovalCard, { props: { message: approval({ kind: 'delete', before: 'The page', after: '' }), live: true } })
     expect(button(wrapper, 'Edit')).toBeUndefined()
-    expect(button(wrapper, 'Accept')).toBeDefined()
+    expect(button(wrapper, 'Accept')).toBeUndefined()
+    expect(button(wrapper, 'Delete')!.classes()).toContain('mb-button--danger')
     expect(wrapper.text()).toContain('Delete page')
   })
 
