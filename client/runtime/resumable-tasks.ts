@@ -61,7 +61,7 @@ export function checkpointPage(checkpoint: Checkpoint): string | undefined {
 }
 
 /**
- * One entry per skill and page, newest first: each closed tab with a pending change leaves its own
+ * One entry per skill and page, the newest run of each: each closed tab with a pending change leaves its own
  * checkpoint, and the author only needs the latest. Tasks about no page keep one entry per title.
  */
 export function collapseTasks(checkpoints: readonly Checkpoint[]): ResumableTask[] {
@@ -73,7 +73,9 @@ export function collapseTasks(checkpoints: readonly Checkpoint[]): ResumableTask
     if (kept) kept.superseded.push(checkpoint.taskId)
     else newest.set(key, { checkpoint, path, superseded: [] })
   }
-  return [...newest.values()].map(({ checkpoint, path, superseded }) => ({
+  // In the order the server lists them, like the banner always showed them.
+  const kept = [...newest.values()].sort((a, b) => checkpoints.indexOf(a.checkpoint) - checkpoints.indexOf(b.checkpoint))
+  return kept.map(({ checkpoint, path, superseded }) => ({
     ...resumableTask(checkpoint),
     ...(path ? { path } : {}),
     ...(superseded.length ? { superseded } : {}),

@@ -195,4 +195,52 @@ describe('AIChatOrb', () => {
     // The badge is decoration: the orb's name does not change.
     expect(orb().getAttribute('aria-label')).toBe('Open MetaBlog assistant (Alt+K)')
   })
+
+  it('Enter sends a slash command that is complete or takes nothing after it, and completes one that needs more', async () => {
+    const { store } = await mountOrb()
+    orb().click()
+    await flush()
+    await type('/wr')
+    await press(messageBox(), 'Enter')
+    expect(messageBox().value).toBe('/write ')
+    expect(store.messages).toHaveLength(0)
+
+    await type('/gra')
+    await press(messageBox(), 'Enter')
+    expect(store.messages.at(0)).toMatchObject({ kind: 'user', text: '/graph' })
+    expect(messageBox().value).toBe('')
+  })
+
+  it('Escape closes the panel with the focus anywhere on the page, but not while a page field has text to cancel', async () => {
+    await mountOrb()
+    const field = document.createElement('input')
+    document.body.append(field)
+    orb().click()
+    await flush()
+    field.value = 'half-typed search'
+    field.focus()
+    await press(field, 'Escape')
+    expect(dialog()).not.toBeNull()
+
+    field.value = ''
+    await press(field, 'Escape')
+    expect(dialog()).toBeNull()
+
+    orb().click()
+    await flush()
+    ;(document.activeElement as HTMLElement).blur()
+    await press(document.body, 'Escape')
+    expect(dialog()).toBeNull()
+  })
+
+  it('a skip link near the top of the page opens the panel', async () => {
+    await mountOrb()
+    const skip = document.querySelector<HTMLButtonElement>('[data-testid="metablog-skip-link"]')!
+    expect(document.body.firstElementChild!.contains(skip)).toBe(true)
+    expect(skip.textContent).toMatch(/^Skip to the MetaBlog assistant \((Alt\+K|⌥K)\)$/)
+    skip.click()
+    await flush()
+    expect(dialog()).not.toBeNull()
+    expect(document.activeElement).toBe(messageBox())
+  })
 })
