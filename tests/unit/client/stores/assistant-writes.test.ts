@@ -131,6 +131,18 @@ describe('an accepted change in the panel', () => {
     expect(store.canUndo(card(store).id)).toBe(false)
   })
 
+  it('in auto-edit mode the card applied on its own offers Undo too', async () => {
+    const { store, files } = await setUp(editSkill())
+    store.setApprovalMode('auto-edit')
+    store.send('/ask tighten')
+    await until(() => store.status === 'COMPLETED', 'the task')
+    expect(card(store).status).toBe('accepted')
+    expect(files.get(PAGE)).toContain('An ETag is a fingerprint.')
+    await until(() => store.canUndo(card(store).id), 'Undo to be offered')
+    await store.undo(card(store).id)
+    expect(files.get(PAGE)).toBe(ORIGINAL)
+  })
+
   it('Undo refuses when the page changed since, and changes nothing', async () => {
     const { store, files } = await setUp(editSkill())
     store.send('/ask tighten')
