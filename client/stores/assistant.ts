@@ -300,6 +300,8 @@ export const useAssistantStore = defineStore('metablog-assistant', () => {
   async function resumeFromCard(id: string): Promise<void> {
     const outcome = await resume(id)
     if (outcome.status === 'needs-confirmation') {
+      // The banner takes the task over (it lists what changed): the card's Retry would only ask again.
+      patchMessages((message) => message.kind === 'error' && message.taskId === id, () => ({ retryText: undefined }))
       const { title, reasons } = outcome.preview
       note(`Resuming **${title}** may overwrite newer work: ${reasons.join('; ')}. Use Resume in the banner above to check it and resume anyway.`, id)
     } else if (outcome.status === 'failed') {

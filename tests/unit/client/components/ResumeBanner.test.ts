@@ -197,4 +197,19 @@ describe('ResumeBanner with many interrupted runs', () => {
     await flush()
     expect(wrapper.find('[data-testid="metablog-resume-task"]').exists()).toBe(false)
   })
+
+  it('a risky Retry from the error card hands the task to the banner, which asks before resuming', async () => {
+    const { skill } = threeSteps()
+    const risky = checkpoint({ expectedHashes: { 'posts/etags.md': 'hash-then' } })
+    const { pinia, store } = await setUpAssistant({ blog: { checkpoints: [risky], hashes: { 'posts/etags.md': 'hash-now' } }, skills: [skill] })
+    store.messages = [{ id: 'e1', kind: 'error', taskId: 'task-resume-1', code: 'ERR_NETWORK', message: 'The dev server did not answer.', retryText: 'write about etags' }]
+    const wrapper = mount(ResumeBanner, { global: { plugins: [pinia] } })
+    await flush()
+    expect(wrapper.find('[data-testid="metablog-resume-task"]').exists()).toBe(false)
+
+    expect(store.retry('e1')).toBe(true)
+    await until(() => wrapper.find('[data-testid="metablog-resume-task"]').exists(), 'the banner to take the task')
+    expect(store.messages.find((message) => message.id === 'e1')).toMatchObject({ retryText: undefined })
+    expect(wrapper.get('[data-testid="metablog-resume-risk"]').text()).toBe('Risky')
+  })
 })
