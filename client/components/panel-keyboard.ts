@@ -17,6 +17,9 @@ export function createSkipHolder(): HTMLElement {
   return holder
 }
 
+/** Dialogs that close on Escape themselves: a modal, and VitePress's search box (which is not marked as one). */
+const OTHER_DIALOGS = '[aria-modal="true"], .VPLocalSearchBox'
+
 const EDITABLE = 'input, textarea, select, [contenteditable=""], [contenteditable="true"]'
 
 /**
@@ -24,9 +27,11 @@ const EDITABLE = 'input, textarea, select, [contenteditable=""], [contenteditabl
  * search box), or a field outside the panel that still holds text to cancel.
  */
 export function escapeBelongsElsewhere(panelRoot: HTMLElement | undefined, focused: Element | null): boolean {
-  const modal = document.querySelector('[aria-modal="true"]')
+  const modal = document.querySelector(OTHER_DIALOGS)
   if (modal && !panelRoot?.contains(modal)) return true
-  if (!focused || panelRoot?.contains(focused) || !focused.matches(EDITABLE)) return false
+  if (!focused || panelRoot?.contains(focused)) return false
+  if (focused.closest('[role="dialog"]')) return true
+  if (!focused.matches(EDITABLE)) return false
   return 'value' in focused ? String((focused as HTMLInputElement).value) !== '' : (focused.textContent ?? '') !== ''
 }
 

@@ -231,6 +231,17 @@ describe('AIChatOrb', () => {
     ;(document.activeElement as HTMLElement).blur()
     await press(document.body, 'Escape')
     expect(dialog()).toBeNull()
+
+    // VitePress's search box closes on Escape itself: the panel stays.
+    orb().click()
+    await flush()
+    const search = document.createElement('div')
+    search.className = 'VPLocalSearchBox'
+    search.append(document.createElement('input'))
+    document.body.append(search)
+    search.querySelector('input')!.focus()
+    await press(search.querySelector('input')!, 'Escape')
+    expect(dialog()).not.toBeNull()
   })
 
   it('a skip link near the top of the page opens the panel', async () => {
