@@ -125,13 +125,24 @@ describe('the panel in the browser', () => {
     await page.getByTestId('metablog-approval').filter({ has: page.getByRole('button', { name: 'Accept', exact: true }) }).getByTestId('metablog-diff').waitFor()
     const card = page.getByTestId('metablog-approval').last()
 
+    // A short window: the editor makes the card taller than the conversation's visible part.
+    await page.setViewportSize({ width: 1280, height: 600 })
     await card.getByRole('button', { name: 'Edit', exact: true }).click()
     const acceptEdited = card.getByRole('button', { name: 'Accept edited' })
     await acceptEdited.waitFor()
-    const [button, footer] = [await acceptEdited.boundingBox(), await page.getByTestId('metablog-progress').boundingBox()]
-    expect(button!.y + button!.height).toBeLessThanOrEqual(footer!.y)
+    const footerTop = async () => (await page.getByTestId('metablog-progress').boundingBox())!.y
+    const buttonBottom = async () => {
+      const box = (await acceptEdited.boundingBox())!
+      return box.y + box.height
+    }
+    expect(await buttonBottom()).toBeLessThanOrEqual(await footerTop())
+    // Scrolled back to the card's top (to read what it changes), the buttons still show above the footer.
+    await card.evaluate((element) => element.scrollIntoView({ block: 'start' }))
+    await page.waitForTimeout(200)
+    expect(await buttonBottom()).toBeLessThanOrEqual(await footerTop())
     await studio.shot('13-edit-mode-buttons')
     await card.getByRole('button', { name: 'Cancel', exact: true }).click()
+    await page.setViewportSize({ width: 1280, height: 900 })
 
     // The author changes the page in their editor before accepting.
     const file = path.join(root, ETAGS)
