@@ -6,7 +6,6 @@ import { errorCode } from '../api/errors'
 import type { AgentRuntime, ApprovalMode } from '../runtime/agent-runtime'
 import { getAgentRuntime, pageWrites } from '../runtime/page-runtime'
 import { addCosts, emptyCost, type CostTotals } from '../runtime/cost-tracker'
-import type { ResumePreview } from '../runtime/resume'
 import type { SlashCommand } from '../runtime/vocabulary'
 import { FINAL_STATES, type AgentState } from '../runtime/state-machine'
 import type { ApprovalDecision, ChatMessage, ChatState, ConflictDecision, ResumableTask, TaskProgress } from '../runtime/types'
@@ -17,15 +16,13 @@ import { savedSessionId, saveSessionId } from './session-storage'
 import { useModelChoice } from './model-choice'
 import { offeredCommands } from './slash-commands'
 import { createCardWrites } from './card-writes'
+import { createResumeActions } from './resume-actions'
 import type { PageWrites } from './page-writes'
 import { builtinSkills } from '../skills'
 
 export type { AssistantMessage } from './conversation-storage'
 
-export type ResumeOutcome =
-  | { status: 'started' }
-  | { status: 'needs-confirmation'; preview: ResumePreview }
-  | { status: 'failed'; message: string }
+export type { ResumeOutcome } from './resume-actions'
 
 /** Builds the runtime around the store's ChatState; null when the page has no dev-server API. */
 export type RuntimeFactory = (state: ChatState) => AgentRuntime | null
@@ -271,61 +268,16 @@ export const useAssistantStore = defineStore('metablog-assistant', () => {
     return true
   }
 
-  async function previewResume(id: string): Promise<ResumePreview> {
-    if (!runtime) throw new Error('The assistant is not connected to the dev server.')
-    return runtime.previewResume(id)
-  }
-
-  /** The runtime checks and starts the resume; a risky one waits for `confirmed`. The task then runs in the background. */
-  async function resume(id: string, confirmed = false): Promise<ResumeOutcome> {
-    if (!runtime) return { status: 'failed', message: 'The assistant is not connected to the dev server.' }
-    if (isWorking.value) return { status: 'failed', message: 'A task is still running. Stop it first.' }
-    starting.value = true
-    const outcome = await runtime.resume(id, { confirmed }).catch((error: unknown) => ({ status: 'refused' as const, message: (error as Error).message }))
-    if (outcome.status !== 'started') starting.value = false
-    if (outcome.status === 'needs-confirmation') return { status: 'needs-confirmation', preview: outcome.preview }
-    if (outcome.status === 'refused') return { status: 'failed', message: outcome.message }
-    if (outcome.status !== 'started') return { status: 'started' }
-    const superseded = resumable.value.find((task) => task.taskId === id)?.superseded ?? []
-    resumable.value = resumable.value.filter((task) => task.taskId !== id)
-    // The older runs of the same task on the same page would redo what this one now does.
-    for (const older of superseded) void runtime.abandonTask(older).catch(() => undefined)
-    // The task's earlier error cards can no longer retry it: that would run it a second time.
-    patchMessages((message) => message.kind === 'error' && message.taskId === id, () => ({ retryText: undefined }))
-    track(() => outcome.done, undefined, id)
-    return { status: 'started' }
-  }
-
-  /** A risky resume is confirmed in the resume banner, which lists what changed. */
-  async function resumeFromCard(id: string): Promise<void> {
-    const outcome = await resume(id)
-    if (outcome.status === 'needs-confirmation') {
-      // The banner takes the task over (it lists what changed): the card's Retry would only ask again.
-      patchMessages((message) => message.kind === 'error' && message.taskId === id, () => ({ retryText: undefined }))
-      const { title, reasons } = outcome.preview
-      note(`Resuming **${title}** may overwrite newer work: ${reasons.join('; ')}. Use Resume in the banner above to check it and resume anyway.`, id)
-    } else if (outcome.status === 'failed') {
-      reportFailure(new Error(outcome.message), undefined, id)
-    }
-  }
-
-  /** Drops an interrupted task, with the older runs of it the banner folded into its entry. */
-  async function discard(id: string): Promise<void> {
-    if (!runtime) return
-    const entry = resumable.value.find((task) => task.taskId === id)
-    resumable.value = resumable.value.filter((task) => task.taskId !== id)
-    try {
-      for (const taskId of [id, ...(entry?.superseded ?? [])]) await runtime.abandonTask(taskId)
-    } catch (error) {
-      reportFailure(error, undefined, id)
-      await runtime.refreshResumable()
-    }
-  }
-
-  /** The banner's "Discard all". */
-  async function discardAll(): Promise<void> {
-    for (const task of [...resumable.value]) await discard(task.taskId)
-  }
+  const { previewResume, resume, resumeFromCard, discard, discardAll } = createResumeActions({
+    runtime: () => runtime,
+    resumable,
+    starting,
+    isWorking,
+    patchMessages,
+    note,
+    reportFailure,
+    track,
+  })
 
   /** An applied card's Undo: back to the text before its write, unless the page changed since. */
   function undo(messageId: string): Promise<void> {
