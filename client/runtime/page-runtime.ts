@@ -7,10 +7,14 @@ import { fetchPrompts } from '../api/prompts'
 import { eventBus } from '../event-bus'
 import { builtinSkills } from '../skills'
 import { builtinTools } from '../tools'
+import { PageWrites } from '../stores/page-writes'
 import { AgentRuntime } from './agent-runtime'
 import type { ChatState } from './types'
 
 let pageRuntime: AgentRuntime | null | undefined
+
+/** The page's writes, with what they replaced, for the panel's Undo. */
+export const pageWrites = new PageWrites()
 
 /** The `agent.maxSteps` option from withMetaBlog, if the page was built with it. */
 function configuredMaxSteps(): number | undefined {
@@ -31,7 +35,7 @@ export function getAgentRuntime(state: ChatState): AgentRuntime | null {
     const connection = connectionFromPage()
     pageRuntime = connection
       ? new AgentRuntime({
-          api: createMetaBlogApi(connection),
+          api: pageWrites.wrap(createMetaBlogApi(connection)),
           llm: createLlmClient({ ...connection, fetch: observeChatRequests((input, init) => fetch(input, init), (outcome) => eventBus.emit('llm:request', outcome)) }),
           skills: builtinSkills,
           tools: builtinTools,

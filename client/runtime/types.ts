@@ -193,6 +193,10 @@ export interface ResumableTask {
   updatedAt: number
   /** Model turns and tool results saved inside the running step (the agent's). */
   savedResults?: number
+  /** The page the task was about, when it names one. */
+  path?: string
+  /** Older interrupted runs of the same skill on the same page, which this newest one stands for. */
+  superseded?: string[]
 }
 
 export type ChatMessage =

@@ -4,9 +4,8 @@ import { computed, ref, shallowRef, watch } from 'vue'
 import type { LlmStatusResponse } from '../../plugin/protocol'
 import { errorCode } from '../api/errors'
 import type { AgentRuntime, ApprovalMode } from '../runtime/agent-runtime'
-import { getAgentRuntime } from '../runtime/page-runtime'
+import { getAgentRuntime, pageWrites } from '../runtime/page-runtime'
 import { addCosts, emptyCost, type CostTotals } from '../runtime/cost-tracker'
-import type { ResumePreview } from '../runtime/resume'
 import type { SlashCommand } from '../runtime/vocabulary'
 import { FINAL_STATES, type AgentState } from '../runtime/state-machine'
 import type { ApprovalDecision, ChatMessage, ChatState, ConflictDecision, ResumableTask, TaskProgress } from '../runtime/types'
@@ -15,13 +14,15 @@ import { PROMPTS_UPDATED_EVENT } from '../api/prompts'
 import { clearSavedConversation, loadConversation, saveConversation, type AssistantMessage } from './conversation-storage'
 import { savedSessionId, saveSessionId } from './session-storage'
 import { useModelChoice } from './model-choice'
+import { offeredCommands } from './slash-commands'
+import { createCardWrites } from './card-writes'
+import { createResumeActions } from './resume-actions'
+import type { PageWrites } from './page-writes'
+import { builtinSkills } from '../skills'
 
 export type { AssistantMessage } from './conversation-storage'
 
-export type ResumeOutcome =
-  | { status: 'started' }
-  | { status: 'needs-confirmation'; preview: ResumePreview }
-  | { status: 'failed'; message: string }
+export type { ResumeOutcome } from './resume-actions'
 
 /** Builds the runtime around the store's ChatState; null when the page has no dev-server API. */
 export type RuntimeFactory = (state: ChatState) => AgentRuntime | null
@@ -77,6 +78,8 @@ export const useAssistantStore = defineStore('metablog-assistant', () => {
     messages.value = messages.value.map((message) => (match(message) ? ({ ...message, ...patch(message) } as AssistantMessage) : message))
   }
 
+  let writes: ReturnType<typeof createCardWrites> | null = null
+
   /** A finished task can no longer take decisions, and its last reply shows what the task spent. */
   function settleTask(id: string): void {
     patchMessages((message) => isLiveCard(message) && 'taskId' in message && message.taskId === id, () => ({ interrupted: true }))
@@ -96,11 +99,13 @@ export const useAssistantStore = defineStore('metablog-assistant', () => {
     },
     pushMessage(message: ChatMessage) {
       messages.value = [...messages.value, message]
+      writes?.onPushed(message)
     },
     updateMessage(id, patch) {
       // Only that one message: an id is never reused, but a conversation saved by an older version may repeat one.
       const index = messages.value.findLastIndex((message) => message.id === id)
       if (index !== -1) messages.value = messages.value.with(index, { ...messages.value[index], ...patch } as AssistantMessage)
+      writes?.onUpdated(id, patch)
     },
     setStatus(state, id) {
       starting.value = false
@@ -140,13 +145,23 @@ export const useAssistantStore = defineStore('metablog-assistant', () => {
       })
   }
 
-  /** Builds the runtime once; later calls are no-ops. False when the page has no dev-server API. */
-  function connect(factory: RuntimeFactory = createPageRuntime): boolean {
+  /**
+   * Builds the runtime once; later calls are no-ops. False when the page has no dev-server API.
+   * `journal` sees the runtime's page writes (it wraps its API), for Undo and Insert into page.
+   */
+  function connect(factory: RuntimeFactory = createPageRuntime, journal: PageWrites | null = factory === createPageRuntime ? pageWrites : null): boolean {
     if (runtime) return true
     runtime = factory(chatState)
     if (!runtime) return false
+    writes = createCardWrites({
+      messages,
+      patch: (id, patch) => chatState.updateMessage(id, patch as Partial<ChatMessage>),
+      push: chatState.pushMessage,
+      journal,
+      newId: noteId,
+    })
     runtime.approvalMode = approvalMode.value
-    commands.value = runtime.commands
+    commands.value = offeredCommands(runtime.commands, builtinSkills)
     connected.value = true
     // A changed page can change how risky a resume is: the resume banner checks again.
     runtime.bus.on('file:written', ({ path }) => (writtenPage.value = { path }))
@@ -176,7 +191,7 @@ export const useAssistantStore = defineStore('metablog-assistant', () => {
     if (!runtime) return
     try {
       const { problems } = await runtime.refreshPrompts()
-      commands.value = runtime.commands
+      commands.value = offeredCommands(runtime.commands, builtinSkills)
       const text = problems.map(({ file, message }) => `- ${file}: ${message}`).join('\n')
       if (text && text !== shownProblems) note(`Some of your prompt files could not be used:\n${text}`)
       shownProblems = text
@@ -226,6 +241,7 @@ export const useAssistantStore = defineStore('metablog-assistant', () => {
   }
 
   function decide(messageId: string, decision: ApprovalDecision | ConflictDecision): void {
+    if (writes?.decideLocal(messageId, decision)) return
     runtime?.decide(messageId, decision)
     // No task was waiting for this card (it outlived its task): say so instead of doing nothing.
     patchMessages((message) => message.id === messageId && isLiveCard(message), () => ({ interrupted: true }))
@@ -240,7 +256,7 @@ export const useAssistantStore = defineStore('metablog-assistant', () => {
     const failed = messages.value[index]
     if (!runtime || failed?.kind !== 'error' || !failed.retryText || isWorking.value) return false
     const saved = failed.taskId
-    if (saved && resumable.value.some((task) => task.taskId === saved)) {
+    if (saved && resumable.value.some((task) => task.taskId === saved || task.superseded?.includes(saved))) {
       void resumeFromCard(saved)
       return true
     }
@@ -252,47 +268,30 @@ export const useAssistantStore = defineStore('metablog-assistant', () => {
     return true
   }
 
-  async function previewResume(id: string): Promise<ResumePreview> {
-    if (!runtime) throw new Error('The assistant is not connected to the dev server.')
-    return runtime.previewResume(id)
+  const { previewResume, resume, resumeFromCard, discard, discardAll } = createResumeActions({
+    runtime: () => runtime,
+    resumable,
+    starting,
+    isWorking,
+    patchMessages,
+    note,
+    reportFailure,
+    track,
+  })
+
+  /** An applied card's Undo: back to the text before its write, unless the page changed since. */
+  function undo(messageId: string): Promise<void> {
+    return writes?.undo(messageId) ?? Promise.resolve()
   }
 
-  /** The runtime checks and starts the resume; a risky one waits for `confirmed`. The task then runs in the background. */
-  async function resume(id: string, confirmed = false): Promise<ResumeOutcome> {
-    if (!runtime) return { status: 'failed', message: 'The assistant is not connected to the dev server.' }
-    if (isWorking.value) return { status: 'failed', message: 'A task is still running. Stop it first.' }
-    starting.value = true
-    const outcome = await runtime.resume(id, { confirmed }).catch((error: unknown) => ({ status: 'refused' as const, message: (error as Error).message }))
-    if (outcome.status !== 'started') starting.value = false
-    if (outcome.status === 'needs-confirmation') return { status: 'needs-confirmation', preview: outcome.preview }
-    if (outcome.status === 'refused') return { status: 'failed', message: outcome.message }
-    if (outcome.status !== 'started') return { status: 'started' }
-    resumable.value = resumable.value.filter((task) => task.taskId !== id)
-    // The task's earlier error cards can no longer retry it: that would run it a second time.
-    patchMessages((message) => message.kind === 'error' && message.taskId === id, () => ({ retryText: undefined }))
-    track(() => outcome.done, undefined, id)
-    return { status: 'started' }
-  }
-
-  /** A risky resume is confirmed in the resume banner, which lists what changed. */
-  async function resumeFromCard(id: string): Promise<void> {
-    const outcome = await resume(id)
-    if (outcome.status === 'needs-confirmation') {
-      const { title, reasons } = outcome.preview
-      note(`Resuming **${title}** may overwrite newer work: ${reasons.join('; ')}. Use Resume in the banner above to check it and resume anyway.`, id)
-    } else if (outcome.status === 'failed') {
-      reportFailure(new Error(outcome.message), undefined, id)
-    }
-  }
-
-  async function discard(id: string): Promise<void> {
-    if (!runtime) return
-    resumable.value = resumable.value.filter((task) => task.taskId !== id)
+  /** Offers a reply as an addition to the current page, through an approval card like any edit. */
+  async function insertReply(messageId: string): Promise<void> {
+    const path = currentFile.value
+    if (!path) return note('Open the page you want the text in, then use Insert into page again.')
     try {
-      await runtime.abandonTask(id)
+      await writes?.proposeInsert(messageId, path, selection.value)
     } catch (error) {
-      reportFailure(error, undefined, id)
-      await runtime.refreshResumable()
+      reportFailure(error)
     }
   }
 
@@ -352,8 +351,10 @@ export const useAssistantStore = defineStore('metablog-assistant', () => {
     messages, status, taskId, progress, resumable, sessionCost, modelStatus, connected, ready,
     open, draft, selection, mentions, currentFile, approvalMode, commands, setupOpen, isWorking, pendingCards, writtenPage,
     // actions
-    connect, send, mention, unmention, findPages, runPlan, stop, decide, retry, previewResume, resume, discard, setApprovalMode, clearConversation, persist,
-    listSessions, readSession, continueSession, refreshPrompts,
+    connect, send, mention, unmention, findPages, runPlan, stop, decide, retry, previewResume, resume, discard, discardAll, setApprovalMode, clearConversation, persist,
+    listSessions, readSession, continueSession, refreshPrompts, undo, insertReply,
+    canUndo: (id: string) => writes?.canUndo(id) ?? false,
+    undoState: (id: string) => writes?.undos.get(id),
     // the model picker
     models: modelChoice.models, chosenModel: modelChoice.chosenModel, lastRequest: modelChoice.lastRequest,
     loadModels: modelChoice.loadModels, chooseModel: modelChoice.chooseModel, recordRequest: modelChoice.recordRequest,

@@ -2,8 +2,17 @@
 import { emptyCost, type CostTotals } from '../runtime/cost-tracker'
 import type { ChatMessage } from '../runtime/types'
 
-/** A chat message as the UI keeps it: `interrupted` marks a card or stream whose task is gone. */
-export type AssistantMessage = ChatMessage & { interrupted?: boolean }
+/**
+ * What became of an accepted change's write: it met a conflict (the conflict card decides), was
+ * re-applied or dropped there, failed, or was undone afterwards.
+ */
+export type WriteOutcome = 'conflict' | 'reapplied' | 'dropped' | 'failed' | 'undone'
+
+/**
+ * A chat message as the UI keeps it: `interrupted` marks a card or stream whose task is gone;
+ * `written` is an approval card's real outcome once the write was tried.
+ */
+export type AssistantMessage = ChatMessage & { interrupted?: boolean; written?: WriteOutcome }
 
 export interface SavedConversation {
   messages: AssistantMessage[]

@@ -191,7 +191,7 @@ describe('an author in the browser', () => {
     expect(draft.content).toMatch(/^\s*# Stopping Streams\n\n(Sentence \d+\. )+\n$/)
   })
 
-  it('resumes a draft after the dev server dies: banner, Resume, and no second outline request', async () => {
+  it('resumes a draft after the dev server dies: the error card\'s Retry resumes it, and no second outline request', async () => {
     const { page, fake } = studio
     await studio.visit('/notes/markdown-front-matter')
     fake.enqueue({ ...OUTLINE, text: ['# Crash Safe Writes\n\n## Why\n'] }, content(['# Crash Safe Writes\n\n', ...sentences(500)], 30))
@@ -202,14 +202,18 @@ describe('an author in the browser', () => {
     await studio.restartServer()
     await studio.visit('/notes/markdown-front-matter')
     await studio.openPanel()
-    const banner = page.getByRole('region', { name: 'Interrupted tasks' })
-    const task = banner.getByTestId('metablog-resume-task').filter({ hasText: 'crash safe writes' })
-    await task.getByTestId('metablog-resume-risk').filter({ hasText: 'Safe to resume' }).waitFor()
-    await task.scrollIntoViewIfNeeded()
-    await studio.shot('3-resume-banner')
+    // One place per failure: the error card offers the resume, the banner does not list it again.
+    const failed = page.getByTestId('metablog-error').last()
+    const retry = failed.getByRole('button', { name: 'Retry' })
+    await retry.waitFor()
+    const taskId = await failed.getAttribute('data-task-id')
+    await page.waitForTimeout(1000)
+    expect(await page.locator(`[data-testid="metablog-resume-task"][data-task-id="${taskId}"]`).count()).toBe(0)
+    await failed.scrollIntoViewIfNeeded()
+    await studio.shot('3-resume-from-error-card')
 
     fake.enqueue(content(['Finished after the restart.\n']), DETAILS)
-    await task.getByRole('button', { name: 'Resume' }).click()
+    await retry.click()
 
     await page.getByTestId('metablog-message').filter({ hasText: /Saved.*Crash Safe Writes/ }).waitFor({ timeout: 20_000 })
     const post = await studio.frontMatter('posts/crash-safe-writes.md')

@@ -134,11 +134,10 @@ describe('vitepress dev with the tarball installed', () => {
       expect(await page.locator('#metablog-assistant [data-testid="metablog-orb"]').count()).toBe(1)
       await page.getByTestId('metablog-orb').click()
       const input = page.getByRole('textbox', { name: 'Message MetaBlog' })
-      // As an author types it: Enter picks the command from the menu, the second Enter sends it.
+      // As an author types it: the command is complete, so the first Enter sends it.
       await input.fill('/summarize')
       await input.press('Enter')
-      await expect.poll(() => input.inputValue()).toBe('/summarize ')
-      await input.press('Enter')
+      await expect.poll(() => input.inputValue()).toBe('')
       const sentence = site === 'adopt-zh' ? '运行开发服务器即可在浏览器里预览整个博客' : 'Some text, a link back home, and code'
       const summary = page.getByTestId('metablog-message').filter({ hasText: 'Extractive summary' })
       await summary.filter({ hasText: sentence }).waitFor({ timeout: 60_000 })

@@ -43,7 +43,7 @@ describe('AIChatOrb', () => {
   it('is a button named "Open MetaBlog assistant" that shows its shortcut', async () => {
     await mountOrb()
     expect(orb().tagName).toBe('BUTTON')
-    expect(orb().getAttribute('aria-label')).toBe('Open MetaBlog assistant')
+    expect(orb().getAttribute('aria-label')).toBe('Open MetaBlog assistant (Alt+K)')
     expect(orb().getAttribute('aria-keyshortcuts')).toBe('Alt+K')
     expect(orb().title).toMatch(/\((Alt\+K|⌥K)\)$/)
     expect(orb().getAttribute('aria-expanded')).toBe('false')
@@ -95,13 +95,13 @@ describe('AIChatOrb', () => {
     expect(document.querySelector('[data-testid="metablog-setup"]')).toBeNull()
   })
 
-  it('offers slash commands: arrows move, Enter picks, Escape closes only the menu', async () => {
+  it('offers slash commands: arrows move, Tab completes, Escape closes only the menu', async () => {
     await mountOrb()
     orb().click()
     await flush()
     await type('/')
     const names = () => [...document.querySelectorAll('[role="listbox"] [role="option"]')].map((option) => `/${option.getAttribute('data-command')}`)
-    expect(names()).toEqual(['/write', '/edit', '/summarize', '/research', '/graph', '/explain', '/ask', '/help'])
+    expect(names()).toEqual(['/write', '/edit', '/summarize', '/research', '/graph', '/explain', '/ask', '/delete', '/help'])
     expect(document.querySelector('[role="option"][aria-selected="true"]')!.textContent).toContain('Draft a new post')
 
     await type('/s')
@@ -110,7 +110,7 @@ describe('AIChatOrb', () => {
     await press(messageBox(), 'ArrowDown')
     await press(messageBox(), 'ArrowDown')
     expect(messageBox().getAttribute('aria-activedescendant')).toMatch(/-summarize$/)
-    await press(messageBox(), 'Enter')
+    await press(messageBox(), 'Tab')
     expect(messageBox().value).toBe('/summarize ')
     expect(document.querySelector('[role="listbox"]')).toBeNull()
 
@@ -193,6 +193,65 @@ describe('AIChatOrb', () => {
     await flush()
     expect(document.querySelector('[data-testid="metablog-orb-badge"]')!.textContent).toBe('1')
     // The badge is decoration: the orb's name does not change.
-    expect(orb().getAttribute('aria-label')).toBe('Open MetaBlog assistant')
+    expect(orb().getAttribute('aria-label')).toBe('Open MetaBlog assistant (Alt+K)')
+  })
+
+  it('Enter sends a slash command that is complete or takes nothing after it, and completes one that needs more', async () => {
+    const { store } = await mountOrb()
+    orb().click()
+    await flush()
+    await type('/wr')
+    await press(messageBox(), 'Enter')
+    expect(messageBox().value).toBe('/write ')
+    expect(store.messages).toHaveLength(0)
+
+    await type('/gra')
+    await press(messageBox(), 'Enter')
+    expect(store.messages.at(0)).toMatchObject({ kind: 'user', text: '/graph' })
+    expect(messageBox().value).toBe('')
+  })
+
+  it('Escape closes the panel with the focus anywhere on the page, but not while a page field has text to cancel', async () => {
+    await mountOrb()
+    const field = document.createElement('input')
+    document.body.append(field)
+    orb().click()
+    await flush()
+    field.value = 'half-typed search'
+    field.focus()
+    await press(field, 'Escape')
+    expect(dialog()).not.toBeNull()
+
+    field.value = ''
+    await press(field, 'Escape')
+    expect(dialog()).toBeNull()
+
+    orb().click()
+    await flush()
+    ;(document.activeElement as HTMLElement).blur()
+    await press(document.body, 'Escape')
+    expect(dialog()).toBeNull()
+
+    // VitePress's search box closes on Escape itself: the panel stays.
+    orb().click()
+    await flush()
+    const search = document.createElement('div')
+    search.className = 'VPLocalSearchBox'
+    search.append(document.createElement('input'))
+    document.body.append(search)
+    search.querySelector('input')!.focus()
+    await press(search.querySelector('input')!, 'Escape')
+    expect(dialog()).not.toBeNull()
+  })
+
+  it('a skip link near the top of the page opens the panel', async () => {
+    await mountOrb()
+    const skip = document.querySelector<HTMLButtonElement>('[data-testid="metablog-skip-link"]')!
+    expect(document.body.firstElementChild!.contains(skip)).toBe(true)
+    expect(skip.textContent).toMatch(/^Skip to the MetaBlog assistant \((Alt\+K|⌥K)\)$/)
+    skip.click()
+    await flush()
+    expect(dialog()).not.toBeNull()
+    expect(document.activeElement).toBe(messageBox())
   })
 })

@@ -92,10 +92,11 @@ describe('ApprovalCard', () => {
     expect(wrapper.emitted('decide')).toBeUndefined()
   })
 
-  it('a deletion has no Edit button', () => {
+  it('a deletion has no Edit button, and its red button says Delete', () => {
     const wrapper = mount(ApprovalCard, { props: { message: approval({ kind: 'delete', before: 'The page', after: '' }), live: true } })
     expect(button(wrapper, 'Edit')).toBeUndefined()
-    expect(button(wrapper, 'Accept')).toBeDefined()
+    expect(button(wrapper, 'Accept')).toBeUndefined()
+    expect(button(wrapper, 'Delete')!.classes()).toContain('mb-button--danger')
     expect(wrapper.text()).toContain('Delete page')
   })
 
@@ -214,5 +215,27 @@ describe('ErrorCard', () => {
   it('has no Retry without a request to repeat, and a disabled one while a task runs', () => {
     expect(button(mount(ErrorCard, { props: { message: { ...error, retryText: undefined }, canRetry: true } }), 'Retry')).toBeUndefined()
     expect(button(mount(ErrorCard, { props: { message: error, canRetry: false } }), 'Retry')!.attributes('disabled')).toBeDefined()
+  })
+
+  it('an accepted card says what became of the write, not just "Accepted"', () => {
+    const label = (written?: string) => {
+      const card = mount(ApprovalCard, { props: { message: { ...approval({}, 'accepted'), written } as never, live: false } })
+      return [card.get('[data-testid="metablog-approval-outcome"]').text(), card.attributes('data-outcome')]
+    }
+    expect(label()).toEqual(['Accepted', 'accepted'])
+    expect(label('conflict')).toEqual(['Not applied: posts/etags.md changed meanwhile', 'conflict'])
+    expect(label('reapplied')).toEqual(['Accepted and re-applied to the current text', 'reapplied'])
+    expect(label('dropped')).toEqual(['Not applied: you kept the newer text', 'dropped'])
+    expect(label('failed')).toEqual(['Not applied: the write failed (see below)', 'failed'])
+    expect(label('undone')).toEqual(['Undone: the page is back as it was', 'undone'])
+  })
+
+  it('offers Undo on an applied card only when the panel can undo it, and shows why an Undo failed', async () => {
+    const plain = mount(ApprovalCard, { props: { message: approval({}, 'accepted'), live: false } })
+    expect(button(plain, 'Undo')).toBeUndefined()
+    const undoable = mount(ApprovalCard, { props: { message: approval({}, 'accepted'), live: false, undoable: true, undo: { busy: false, problem: 'posts/etags.md changed after this change was applied.' } } })
+    await button(undoable, 'Undo')!.trigger('click')
+    expect(undoable.emitted('undo')).toHaveLength(1)
+    expect(undoable.get('[data-testid="metablog-undo-problem"]').text()).toContain('changed after this change was applied')
   })
 })

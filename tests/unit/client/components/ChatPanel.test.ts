@@ -126,7 +126,7 @@ describe('ChatPanel', () => {
     input.focus()
     store.draft = 'and then wri'
     gates.ask.resolve()
-    await until(() => buttonNamed('Accept'), 'the approval card')
+    await until(() => buttonNamed('Delete'), 'the approval card')
     await flush()
     expect(document.activeElement).toBe(input)
     expect(document.querySelector('[data-testid="metablog-approval"] [role="alert"]')!.textContent).toContain('Delete page posts/old.md')
