@@ -5,8 +5,8 @@ import { inBrowser, useData } from 'vitepress'
 import { defineAsyncComponent, defineComponent, h, render, type App } from 'vue'
 import { connectionFromPage } from './api/connection'
 import { bridgeServerEvents } from './api/server-events'
-import KnowledgeGraph from './components/KnowledgeGraph.vue'
 import { eventBus } from './event-bus'
+import { providePageSidebar } from './theme/page-sidebar'
 // Wiki-link and embed styles, for any theme.
 import './theme/knowledge.css'
 
@@ -38,8 +38,10 @@ let bridged = false
  */
 export function enhanceApp({ app }: EnhanceAppContext): void {
   if (!app.config.globalProperties.$pinia) app.use(createPinia())
-  // For the graph page: `<KnowledgeGraph />` in any Markdown page.
-  app.component('KnowledgeGraph', KnowledgeGraph)
+  // For the graph page: `<KnowledgeGraph />` in any Markdown page; it and d3 load only where it is used.
+  app.component('KnowledgeGraph', defineAsyncComponent(() => import('./components/KnowledgeGraph.vue')))
+  // Dev keeps the sidebar in site data, where the dev server updates it live.
+  if (!import.meta.env.DEV) providePageSidebar(app)
   // Only the dev server serves the page token.
   if (import.meta.env.DEV && inBrowser && connectionFromPage()) {
     if (!bridged) {

@@ -1,6 +1,5 @@
 // `metablog/client`: MetaBlog for any VitePress theme. Nothing here pulls in the default theme's CSS or fonts.
 import { defineAsyncComponent, defineComponent, type Component } from 'vue'
-import KnowledgeGraphComponent from './components/KnowledgeGraph.vue'
 import PageBacklinksComponent from './components/PageBacklinks.vue'
 
 export { enhanceApp } from './enhance-app.js'
@@ -15,4 +14,4 @@ export const AIChatOrb: Component = import.meta.env.DEV
 export const PageBacklinks: Component = PageBacklinksComponent
 
 /** The whole wiki-link graph, or one page's neighbourhood with `focus` and `height`. */
-export const KnowledgeGraph: Component = KnowledgeGraphComponent
+export const KnowledgeGraph: Component = defineAsyncComponent(() => import('./components/KnowledgeGraph.vue'))

@@ -1,8 +1,7 @@
 declare module 'virtual:metablog/graph' {
-  import type { GraphResponse } from '../plugin/protocol'
-  /** The wiki-link graph as the site was built (and, in dev, as the page was loaded). */
-  const graph: GraphResponse
-  export default graph
+  /** In a build, the path (under the site's base) of the graph's JSON asset; null in dev, where the API serves the graph. */
+  const graphAsset: string | null
+  export default graphAsset
 }
 
 /** The `agent.maxSteps` option, put in by withMetaBlog (absent when the theme runs without it). */
