@@ -9,3 +9,9 @@ declare const __METABLOG_AGENT_MAX_STEPS__: number | undefined
 
 /** The `agent.contextWindows` option, put in by withMetaBlog (absent when the theme runs without it). */
 declare const __METABLOG_AGENT_CONTEXT_WINDOWS__: Record<string, number> | undefined
+
+declare module 'virtual:metablog/assistant' {
+  /** The dev-only part of MetaBlog (the orb, the live graph); null in a build, which leaves all of it out. */
+  const assistant: typeof import('./dev-assistant') | null
+  export default assistant
+}

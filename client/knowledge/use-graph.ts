@@ -1,5 +1,6 @@
 import { computed, shallowRef, type ComputedRef, type Ref, type ShallowRef } from 'vue'
 import { inBrowser, useData, withBase } from 'vitepress'
+import assistant from 'virtual:metablog/assistant'
 import graphAsset from 'virtual:metablog/graph'
 import type { CompactGraph, GraphResponse, PageKnowledge } from '../../plugin/protocol'
 import { eventBus } from '../event-bus'
@@ -16,12 +17,8 @@ let requested = false
 
 /** The whole graph: from the dev server's API in dev (it needs the page token), from the build's JSON asset in production. */
 async function loadGraph(): Promise<GraphResponse | null> {
-  if (import.meta.env.DEV) {
-    // Production builds drop this branch, and with it every trace of the dev-server API.
-    const [{ connectionFromPage }, { createMetaBlogApi }] = await Promise.all([import('../api/connection'), import('../api/metablog-api')])
-    const connection = connectionFromPage()
-    return connection ? createMetaBlogApi(connection).graph() : null
-  }
+  // A build resolves `assistant` to null, and with it every trace of the dev-server API.
+  if (assistant) return assistant.loadLiveGraph()
   if (!graphAsset) return null
   const response = await fetch(withBase(`/${graphAsset}`))
   if (!response.ok) throw new Error(`metablog: the graph data ${graphAsset} answered ${response.status}.`)
