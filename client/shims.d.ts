@@ -1,8 +1,7 @@
 declare module 'virtual:metablog/graph' {
-  import type { GraphResponse } from '../plugin/protocol'
-  /** The wiki-link graph as the site was built (and, in dev, as the page was loaded). */
-  const graph: GraphResponse
-  export default graph
+  /** In a build, the path (under the site's base) of the graph's JSON asset; null in dev, where the API serves the graph. */
+  const graphAsset: string | null
+  export default graphAsset
 }
 
 /** The `agent.maxSteps` option, put in by withMetaBlog (absent when the theme runs without it). */
@@ -10,3 +9,9 @@ declare const __METABLOG_AGENT_MAX_STEPS__: number | undefined
 
 /** The `agent.contextWindows` option, put in by withMetaBlog (absent when the theme runs without it). */
 declare const __METABLOG_AGENT_CONTEXT_WINDOWS__: Record<string, number> | undefined
+
+declare module 'virtual:metablog/assistant' {
+  /** The dev-only part of MetaBlog (the orb, the live graph); null in a build, which leaves all of it out. */
+  const assistant: typeof import('./dev-assistant') | null
+  export default assistant
+}

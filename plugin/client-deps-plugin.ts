@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url'
+import { ASSISTANT_MODULE_ID, RESOLVED_ASSISTANT_MODULE_ID } from './virtual-modules.js'
 import type { Plugin } from './vite-types.js'
 
 // Everything the theme and the orb import from npm. Vite finds these only when a page first loads
@@ -20,16 +21,31 @@ const CLIENT_DEPENDENCIES = [
 // The client ships .vue files: Vite compiles them like the site's own, never pre-bundled or left to Node.
 const OWN_ENTRIES = ['metablog', 'metablog/client', 'metablog/theme']
 
-/** Pre-bundles the client's dependencies when the dev server starts; compiles MetaBlog's client with the site. */
+// The compiled dev-only client, beside the compiled plugin in dist/.
+const DEV_ASSISTANT = fileURLToPath(new URL('../client/dev-assistant.js', import.meta.url))
+
+/**
+ * Pre-bundles the client's dependencies when the dev server starts; compiles MetaBlog's client with
+ * the site. A build never sees the writer's client: its module is null there, so Rollup loads none of it.
+ */
 export function clientDepsPlugin(): Plugin {
   // Installed from npm, the dependencies sit beside metablog; in this repository, at the root.
   const installed = fileURLToPath(import.meta.url).includes('/node_modules/metablog/')
+  let command: 'serve' | 'build' = 'serve'
   return {
     name: 'metablog:client-deps',
-    config(_config, { command }) {
+    resolveId(id) {
+      return id === ASSISTANT_MODULE_ID ? RESOLVED_ASSISTANT_MODULE_ID : undefined
+    },
+    load(id) {
+      if (id !== RESOLVED_ASSISTANT_MODULE_ID) return undefined
+      return command === 'build' ? 'export default null' : `import * as assistant from ${JSON.stringify(DEV_ASSISTANT)}\nexport default assistant`
+    },
+    config(_config, environment) {
+      command = environment.command
       return {
         ssr: { noExternal: ['metablog'] },
-        ...(command === 'serve'
+        ...(environment.command === 'serve'
           ? {
               optimizeDeps: {
                 include: CLIENT_DEPENDENCIES.map((dependency) => (installed ? `metablog > ${dependency}` : dependency)),

@@ -1,21 +1,69 @@
 import fs from 'node:fs/promises'
 import path from 'node:path'
-import type { SiteConfig } from 'vitepress'
+import type { DefaultTheme, SiteConfig } from 'vitepress'
 import { watchAttachments } from './attachment-watch.js'
+import { graphAsset } from './graph-asset.js'
 import type { KnowledgeService } from './knowledge-service.js'
+import { BACKLINKS_DEFINE } from './options.js'
+import { createGraphSlices, sidebarSectionOf } from './page-knowledge.js'
+import type { PageKnowledge } from './protocol.js'
 import { GRAPH_MODULE_ID, RESOLVED_GRAPH_MODULE_ID } from './virtual-modules.js'
 import type { Plugin } from './vite-types.js'
 
+/** What a build ships for the reading features, worked out once for both of its bundles. */
+interface BuildShipment {
+  asset: { fileName: string; source: string }
+  slices: ReturnType<typeof createGraphSlices>
+  sidebar: DefaultTheme.SidebarMulti | undefined
+}
+
+const wrapped = new WeakSet<SiteConfig>()
+
 /**
  * Loads the knowledge index before any page renders, sets the sidebar, serves the graph module,
- * keeps attachments live in dev and ships the linked ones with a build.
+ * keeps attachments live in dev and ships the linked ones with a build. A build ships no whole-site
+ * data to every page: each page's data carries its sidebar section and its links; the graph page
+ * fetches the whole graph as a JSON asset.
  */
 export function knowledgePlugin(knowledge: KnowledgeService): Plugin {
+  let shipment: BuildShipment | null = null
+  let authorSidebar: boolean | null = null
+  let backlinks = true
+
+  function pageKnowledge(pageData: { relativePath: string; frontmatter: Record<string, unknown> }): PageKnowledge | undefined {
+    if (!shipment) return undefined
+    const sidebar = shipment.sidebar && sidebarSectionOf(shipment.sidebar, pageData.relativePath)
+    const wanted = backlinks && pageData.frontmatter.backlinks !== false && pageData.frontmatter.layout !== 'home'
+    const links = wanted ? shipment.slices(pageData.relativePath) : undefined
+    return sidebar || links ? { ...(sidebar ? { sidebar } : {}), ...(links ? { links } : {}) } : undefined
+  }
+
   return {
     name: 'metablog:knowledge',
     async configResolved(config) {
       const site = (config as { vitepress?: SiteConfig }).vitepress
-      if (site) await knowledge.load(site, config.command)
+      if (!site) return
+      authorSidebar ??= site.site.themeConfig?.sidebar !== undefined
+      await knowledge.load(site, config.command)
+      if (config.command !== 'build') return
+      backlinks = (JSON.parse(String(config.define?.[BACKLINKS_DEFINE] ?? '{"enabled":true}')) as { enabled: boolean }).enabled
+      const themeConfig = site.site.themeConfig as DefaultTheme.Config | undefined
+      if (!shipment) {
+        const graph = knowledge.index.graph({ includeDrafts: false })
+        const generated = !authorSidebar && themeConfig?.sidebar && !Array.isArray(themeConfig.sidebar) ? themeConfig.sidebar : undefined
+        shipment = { asset: graphAsset(graph, site.assetsDir), slices: createGraphSlices(graph), sidebar: generated }
+      }
+      // VitePress inlines site data into every page: the generated sections travel in each page's own data instead.
+      if (shipment.sidebar && themeConfig) delete themeConfig.sidebar
+      if (!wrapped.has(site)) {
+        wrapped.add(site)
+        const authorTransform = site.transformPageData
+        site.transformPageData = async (pageData, context) => {
+          const merged = await authorTransform?.(pageData, context)
+          const metablog = pageKnowledge({ relativePath: pageData.relativePath, frontmatter: { ...pageData.frontmatter, ...merged?.frontmatter } })
+          return metablog ? { ...merged, metablog } : merged
+        }
+      }
     },
     configureServer(server) {
       watchAttachments(knowledge, server)
@@ -24,13 +72,16 @@ export function knowledgePlugin(knowledge: KnowledgeService): Plugin {
       return id === GRAPH_MODULE_ID ? RESOLVED_GRAPH_MODULE_ID : undefined
     },
     load(id) {
-      return id === RESOLVED_GRAPH_MODULE_ID ? knowledge.graphModule() : undefined
+      // The graph asset's path under the site's base in a build; in dev the page asks the API for the live graph.
+      if (id === RESOLVED_GRAPH_MODULE_ID) return `export default ${JSON.stringify(shipment?.asset.fileName ?? null)}`
+      return undefined
     },
     async generateBundle(output) {
       // Attachments are files, never imports: each linked one is copied to its own path, in the
       // client build only (the server build of the same plugin writes elsewhere). `public/` ships itself.
       const { sourceDir, outDir } = knowledge
       if (!sourceDir || !outDir || !output.dir || path.resolve(output.dir) !== path.resolve(outDir)) return
+      if (shipment) this.emitFile({ type: 'asset', fileName: shipment.asset.fileName, source: shipment.asset.source })
       for (const file of knowledge.index.linkedAttachments()) {
         const absolute = path.join(sourceDir, file)
         // Checked again here: a file may have been swapped for a symlink since the index listed it.

@@ -470,3 +470,26 @@ export interface BacklinksSetting {
   /** Labels by page language ('en', 'zh', 'zh-CN', …), over the built-in English and Chinese. */
   labels: Record<string, Partial<BacklinkLabels>>
 }
+
+// --- what a production build ships for the reading features ----------------------
+
+/**
+ * The whole graph as the graph page fetches it in a build (a JSON asset): a node table, and edges
+ * and unresolved links that point into it by index.
+ */
+export interface CompactGraph {
+  /** [path, title, tags] */
+  nodes: [string, string, string[]][]
+  /** [source index, target index, heading?] */
+  edges: ([number, number] | [number, number, string])[]
+  /** [source index, target, 'attachment'?] */
+  unresolved: ([number, string] | [number, string, 'attachment'])[]
+}
+
+/** What a build adds to one page's own data (`page.metablog`), instead of shipping the whole site to every page. */
+export interface PageKnowledge {
+  /** The page's section of the generated sidebar, keyed as VitePress's multi-sidebar is. */
+  sidebar?: Record<string, unknown>
+  /** The page and the pages within one link of it, when another page links here. */
+  links?: GraphResponse
+}

@@ -3,3 +3,6 @@ export const GRAPH_MODULE_ID = 'virtual:metablog/graph'
 export const RESOLVED_GRAPH_MODULE_ID = `\0${GRAPH_MODULE_ID}`
 /** VitePress's own site-data module, re-served when the generated sidebar changes. */
 export const SITE_DATA_MODULE_ID = '/@siteData'
+/** The dev-only client (orb, live graph): the real module under `vitepress dev`, null in a build. */
+export const ASSISTANT_MODULE_ID = 'virtual:metablog/assistant'
+export const RESOLVED_ASSISTANT_MODULE_ID = `\0${ASSISTANT_MODULE_ID}`

@@ -1,26 +1,35 @@
-import { shallowRef, type ShallowRef } from 'vue'
-import builtGraph from 'virtual:metablog/graph'
-import type { GraphResponse } from '../../plugin/protocol'
+import { computed, shallowRef, type ComputedRef, type Ref, type ShallowRef } from 'vue'
+import { inBrowser, useData, withBase } from 'vitepress'
+import assistant from 'virtual:metablog/assistant'
+import graphAsset from 'virtual:metablog/graph'
+import type { CompactGraph, GraphResponse, PageKnowledge } from '../../plugin/protocol'
 import { eventBus } from '../event-bus'
+import { decodeGraph } from './graph-asset'
+import { neighbourhood } from './graph-neighbourhood'
 import { createLatestRefresh } from './latest-refresh'
 
-const graph: ShallowRef<GraphResponse> = shallowRef(builtGraph)
-let listening = false
+export { backlinksOf, neighbourhood } from './graph-neighbourhood'
 
-/** The current graph from the dev server (dev only: the API needs the page token); null elsewhere. */
+const EMPTY: GraphResponse = { nodes: [], edges: [], unresolved: [] }
+const graph: ShallowRef<GraphResponse> = shallowRef(EMPTY)
+let listening = false
+let requested = false
+
+/** The whole graph: from the dev server's API in dev (it needs the page token), from the build's JSON asset in production. */
 async function loadGraph(): Promise<GraphResponse | null> {
-  // Production builds drop this branch, and with it every trace of the dev-server API.
-  if (!import.meta.env.DEV) return null
-  const [{ connectionFromPage }, { createMetaBlogApi }] = await Promise.all([import('../api/connection'), import('../api/metablog-api')])
-  const connection = connectionFromPage()
-  return connection ? createMetaBlogApi(connection).graph() : null
+  // A build resolves `assistant` to null, and with it every trace of the dev-server API.
+  if (assistant) return assistant.loadLiveGraph()
+  if (!graphAsset) return null
+  const response = await fetch(withBase(`/${graphAsset}`))
+  if (!response.ok) throw new Error(`metablog: the graph data ${graphAsset} answered ${response.status}.`)
+  return decodeGraph((await response.json()) as CompactGraph)
 }
 
 const refresh = createLatestRefresh(loadGraph, (fresh) => (graph.value = fresh))
 
 /**
- * The wiki-link graph, shared by every view: the build's data, kept live in dev by the page's
- * `graph:changed` events (which the dev server's `metablog:graph-updated` events raise).
+ * The whole wiki-link graph, shared by every view and loaded on first use in the browser (empty
+ * until then, and while rendering a build); kept live in dev by the page's `graph:changed` events.
  */
 export function useKnowledgeGraph(): ShallowRef<GraphResponse> {
   if (!listening) {
@@ -32,26 +41,25 @@ export function useKnowledgeGraph(): ShallowRef<GraphResponse> {
       refresh.cancel()
     })
   }
+  if (!requested && inBrowser) {
+    requested = true
+    void refresh.now()
+  }
   return graph
 }
 
-/** The pages linking to `path`, with their titles, sorted by title. */
-export function backlinksOf(data: GraphResponse, path: string): { path: string; title: string }[] {
-  const titles = new Map(data.nodes.map((node) => [node.path, node.title]))
-  const sources = new Set(data.edges.filter((edge) => edge.target === path && edge.source !== path).map((edge) => edge.source))
-  return [...sources].map((source) => ({ path: source, title: titles.get(source) ?? source })).sort((a, b) => a.title.localeCompare(b.title))
-}
-
-/** The part of the graph within one link of `path`, either direction. */
-export function neighbourhood(data: GraphResponse, path: string): GraphResponse {
-  const near = new Set([path])
-  for (const edge of data.edges) {
-    if (edge.source === path) near.add(edge.target)
-    if (edge.target === path) near.add(edge.source)
-  }
-  return {
-    nodes: data.nodes.filter((node) => near.has(node.path)),
-    edges: data.edges.filter((edge) => near.has(edge.source) && near.has(edge.target)),
-    unresolved: data.unresolved.filter((link) => link.source === path),
-  }
+/**
+ * `path`'s neighbourhood: in a build, the slice that came with the page's own data when `path` is
+ * that page (no whole graph needed); otherwise cut from the whole graph.
+ */
+export function usePageGraph(path: Ref<string | undefined>): ComputedRef<GraphResponse> {
+  const { page } = useData()
+  let whole: ShallowRef<GraphResponse> | null = null
+  return computed(() => {
+    const wanted = path.value
+    if (!wanted) return EMPTY
+    if (!import.meta.env.DEV && wanted === page.value.relativePath) return (page.value as { metablog?: PageKnowledge }).metablog?.links ?? EMPTY
+    whole ??= useKnowledgeGraph()
+    return neighbourhood(whole.value, wanted)
+  })
 }

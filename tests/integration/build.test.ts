@@ -3,6 +3,7 @@ import fs from 'node:fs/promises'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { CompactGraph } from '../../plugin/protocol.js'
 import { copySite, REPO_ROOT } from '../helpers/dev-server.js'
 
 let root: string
@@ -48,10 +49,29 @@ describe('vitepress build of the demo blog', () => {
   it('leaves draft pages out of the graph data it ships', () => {
     const graphKey = (page: string) => new RegExp(`(?<![A-Za-z])["']?(?:path|source|target)["']?:\\s*["']${page.replace(/[./-]/g, '\\$&')}["']`)
     const scripts = files.filter((file) => file.name.endsWith('.js'))
-    // The graph data is there, with the published pages…
-    expect(scripts.some((file) => graphKey('posts/atomic-file-writes.md').test(file.text))).toBe(true)
-    // …but not the draft, as a node or as either end of an edge.
+    const graph = files.find((file) => /metablog-graph\.[\w-]+\.json$/.test(file.name))
+    expect(graph, 'the graph page\'s JSON asset').toBeDefined()
+    const paths = (JSON.parse(graph!.text) as CompactGraph).nodes.map(([path]) => path)
+    // The graph is there, with the published pages…
+    expect(paths).toContain('posts/atomic-file-writes.md')
+    // …but not the draft: not a node of the whole graph, nor in any page's own slice.
+    expect(paths).not.toContain('posts/markdown-it-wiki-link-plugin.md')
     for (const file of scripts) expect(graphKey('posts/markdown-it-wiki-link-plugin.md').test(file.text), file.name).toBe(false)
+  })
+
+  it('ships no whole-site data to every page: no graph in the theme, no sidebar in the site data', () => {
+    const theme = files.find((file) => /chunks\/theme\.[\w-]+\.js$/.test(file.name))!
+    // d3 and the graph load only with the graph component's own chunk.
+    expect(theme.text).not.toContain('forceSimulation')
+    expect(theme.text).not.toContain('posts/atomic-file-writes.md')
+    const post = files.find((file) => file.name === 'posts/streaming-llm-responses.html')!.text
+    const siteData = /__VP_SITE_DATA__=JSON\.parse\((.*?)\);?<\/script>/s.exec(post)?.[1] ?? ''
+    expect(siteData).not.toContain('sidebar')
+    // The page still renders its folder's section, from its own data.
+    expect(post).toMatch(/class="VPSidebar[\s\S]*href="\/posts\/understanding-etags"/)
+    const pageChunk = files.find((file) => /^assets\/posts_streaming-llm-responses\.md\.[\w-]+\.js$/.test(file.name))!
+    expect(pageChunk.text).toContain('/posts/understanding-etags')
+    expect(pageChunk.text).not.toContain('/notes/wiki-links-cheat-sheet')
   })
 
   it('ships a local search index split with the CJK tokenizer', () => {

@@ -1,0 +1,51 @@
+// Everything of MetaBlog's that exists only under `vitepress dev`. Reached through the
+// `virtual:metablog/assistant` module, which a build resolves to null: Rollup never loads this file,
+// the orb, the runtime or their dependencies (openai, markdown-it, highlight.js…) for a production site.
+import { useData } from 'vitepress'
+import { defineAsyncComponent, defineComponent, h, render, type App, type Component } from 'vue'
+import type { GraphResponse } from '../plugin/protocol'
+import { connectionFromPage } from './api/connection'
+import { createMetaBlogApi } from './api/metablog-api'
+import { bridgeServerEvents } from './api/server-events'
+import { eventBus } from './event-bus'
+
+/** The assistant's orb and panel, loaded when first shown. */
+export const AIChatOrb: Component = defineAsyncComponent(() => import('./components/AIChatOrb.vue'))
+
+/** The orb for the page being read. */
+const OrbForPage = defineComponent({
+  name: 'MetaBlogOrbForPage',
+  setup() {
+    const { page } = useData()
+    return () => h(AIChatOrb, { currentFile: page.value.relativePath || undefined })
+  },
+})
+
+let bridged = false
+
+/** Passes the dev server's events to the page and mounts the orb in a container of its own, sharing the app's context: no layout slot needed. */
+export function installAssistant(app: App): void {
+  // Only the dev server serves the page token.
+  if (!connectionFromPage()) return
+  if (!bridged) {
+    bridged = true
+    const unbridge = bridgeServerEvents(eventBus)
+    // A hot update of this module re-runs it: drop the old bridge so each event is passed on once.
+    import.meta.hot?.dispose(() => {
+      unbridge()
+      bridged = false
+    })
+  }
+  const container = document.createElement('div')
+  container.id = 'metablog-assistant'
+  document.body.append(container)
+  const vnode = h(OrbForPage)
+  vnode.appContext = app._context
+  render(vnode, container)
+}
+
+/** The live graph from the dev server's API; null without the page token. */
+export async function loadLiveGraph(): Promise<GraphResponse | null> {
+  const connection = connectionFromPage()
+  return connection ? createMetaBlogApi(connection).graph() : null
+}

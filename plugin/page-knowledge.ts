@@ -1,0 +1,49 @@
+import type { DefaultTheme } from 'vitepress'
+import type { GraphEdge, GraphResponse, PageKnowledge } from './protocol.js'
+
+/**
+ * Each page's neighbourhood in the graph (itself, the pages it links to and those linking to it, and
+ * the links among them), for pages another page links to: what "Linked from" and its local graph
+ * draw. Indexed once, so a build's slices cost O(links) in all rather than O(links) per page.
+ */
+export function createGraphSlices(graph: GraphResponse): (path: string) => GraphResponse | undefined {
+  const order = new Map(graph.nodes.map((node, index) => [node.path, index]))
+  const touching = new Map<string, number[]>()
+  const linkedFrom = new Set<string>()
+  const unresolvedFrom = new Map<string, GraphResponse['unresolved']>()
+  for (const link of graph.unresolved) unresolvedFrom.set(link.source, [...(unresolvedFrom.get(link.source) ?? []), link])
+  graph.edges.forEach((edge, index) => {
+    for (const end of [edge.source, edge.target]) {
+      const list = touching.get(end)
+      if (list) list.push(index)
+      else touching.set(end, [index])
+    }
+    if (edge.source !== edge.target) linkedFrom.add(edge.target)
+  })
+  return (path) => {
+    if (!linkedFrom.has(path) || !order.has(path)) return undefined
+    const near = new Set([path])
+    for (const index of touching.get(path) ?? []) {
+      const edge = graph.edges[index]!
+      near.add(edge.source === path ? edge.target : edge.source)
+    }
+    // The links among the neighbours too, in the whole graph's order, as the client's own neighbourhood() keeps them.
+    const edges = new Set<number>()
+    for (const node of near) for (const index of touching.get(node) ?? []) if (near.has(graph.edges[index]!.source) && near.has(graph.edges[index]!.target)) edges.add(index)
+    return {
+      nodes: [...near].sort((left, right) => order.get(left)! - order.get(right)!).map((node) => graph.nodes[order.get(node)!]!),
+      edges: [...edges].sort((left, right) => left - right).map((index): GraphEdge => graph.edges[index]!),
+      unresolved: unresolvedFrom.get(path) ?? [],
+    }
+  }
+}
+
+/** The one section of a multi-sidebar a page shows, chosen as VitePress's default theme chooses it. */
+export function sidebarSectionOf(sidebar: DefaultTheme.SidebarMulti, relativePath: string): PageKnowledge['sidebar'] {
+  const route = `/${relativePath}`
+  const key = Object.keys(sidebar)
+    .sort((left, right) => right.split('/').length - left.split('/').length)
+    .find((folder) => route.startsWith(folder.startsWith('/') ? folder : `/${folder}`))
+  const section = key === undefined ? undefined : sidebar[key]
+  return section === undefined ? undefined : { [key!]: section }
+}

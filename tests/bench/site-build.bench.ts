@@ -1,0 +1,105 @@
+// `vitepress build` of a generated blog, plain VitePress against the same pages with MetaBlog, run
+// alternately: wall time, peak memory (the build process's max RSS) and dist size, with their ratios.
+// 1,000 pages by default; METABLOG_BENCH_BIG=1 adds 5,000. METABLOG_BENCH_ROUNDS sets the runs per side (default 2).
+import { spawn } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import fs from 'node:fs/promises'
+import path from 'node:path'
+import { performance } from 'node:perf_hooks'
+import { VITEPRESS } from '../helpers/adopt-sites.js'
+import { makeTempDir, REPO_ROOT } from '../helpers/dev-server.js'
+import { writeBuildBlogs } from './site-build-blog.js'
+
+const TARGETS = { build: 1.15, memory: 1.3, dist: 1.2 }
+const ROUNDS = Math.max(1, Number(process.env.METABLOG_BENCH_ROUNDS ?? 2))
+const SIZES = process.env.METABLOG_BENCH_BIG === '1' ? [1000, 5000] : [1000]
+// GNU time reports the child's peak RSS; without it, /proc is polled.
+const GNU_TIME = '/usr/bin/time'
+
+interface BuildRun {
+  wallMs: number
+  peakBytes: number
+}
+
+/** The peak resident set size of a running process, from /proc (Linux); 0 elsewhere. */
+async function residentPeak(pid: number): Promise<number> {
+  const status = await fs.readFile(`/proc/${pid}/status`, 'utf8').catch(() => '')
+  const match = /VmHWM:\s+(\d+) kB/.exec(status)
+  return match ? Number(match[1]) * 1024 : 0
+}
+
+async function buildOnce(root: string): Promise<BuildRun> {
+  await fs.rm(path.join(root, '.vitepress/dist'), { recursive: true, force: true })
+  const withTime = existsSync(GNU_TIME)
+  const command = withTime ? GNU_TIME : process.execPath
+  const args = [...(withTime ? ['-f', 'metablog-peak-kb=%M', process.execPath] : []), VITEPRESS, 'build', root]
+  const started = performance.now()
+  const child = spawn(command, args, { cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'pipe'] })
+  let errors = ''
+  child.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString()))
+  let polled = 0
+  const poll = setInterval(() => void residentPeak(child.pid!).then((peak) => (polled = Math.max(polled, peak))), 200)
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve))
+  clearInterval(poll)
+  const wallMs = performance.now() - started
+  if (code !== 0) throw new Error(`vitepress build ${root} exited ${code}:\n${errors.slice(-2000)}`)
+  const reported = /metablog-peak-kb=(\d+)/.exec(errors)
+  return { wallMs, peakBytes: reported ? Number(reported[1]) * 1024 : polled }
+}
+
+async function folderBytes(folder: string): Promise<{ bytes: number; html: number; pages: number }> {
+  let bytes = 0
+  let html = 0
+  let pages = 0
+  for (const entry of await fs.readdir(folder, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue
+    const size = (await fs.stat(path.join(entry.parentPath, entry.name))).size
+    bytes += size
+    if (entry.name.endsWith('.html')) {
+      html += size
+      pages++
+    }
+  }
+  return { bytes, html, pages }
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  const middle = Math.floor(sorted.length / 2)
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2
+}
+
+function line(label: string, plain: number, metablog: number, unit: (value: number) => string, target: number): string {
+  const ratio = metablog / plain
+  return `  ${label.padEnd(12)} plain ${unit(plain).padStart(9)}   MetaBlog ${unit(metablog).padStart(9)}   ${ratio.toFixed(2)}×   target ≤ ${target}×  ${ratio <= target ? 'PASS' : 'FAIL'}`
+}
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`
+const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`
+
+async function compare(pages: number): Promise<void> {
+  const work = await makeTempDir(`site-build-${pages}`)
+  try {
+    const roots = { plain: path.join(work, 'plain'), metablog: path.join(work, 'metablog') }
+    await writeBuildBlogs(pages, roots)
+    const runs = { plain: [] as BuildRun[], metablog: [] as BuildRun[] }
+    for (let round = 0; round < ROUNDS; round++) {
+      runs.plain.push(await buildOnce(roots.plain))
+      runs.metablog.push(await buildOnce(roots.metablog))
+    }
+    const dist = { plain: await folderBytes(path.join(roots.plain, '.vitepress/dist')), metablog: await folderBytes(path.join(roots.metablog, '.vitepress/dist')) }
+    const walls = (side: BuildRun[]) => side.map((run) => seconds(run.wallMs)).join(', ')
+    console.log(`vitepress build, ${pages} generated pages, median of ${ROUNDS} alternating runs (plain: ${walls(runs.plain)}; MetaBlog: ${walls(runs.metablog)})`)
+    console.log(line('build wall', median(runs.plain.map((run) => run.wallMs)), median(runs.metablog.map((run) => run.wallMs)), seconds, TARGETS.build))
+    console.log(line('peak memory', median(runs.plain.map((run) => run.peakBytes)), median(runs.metablog.map((run) => run.peakBytes)), megabytes, TARGETS.memory))
+    console.log(line('dist size', dist.plain.bytes, dist.metablog.bytes, megabytes, TARGETS.dist))
+    const perPage = (side: { html: number; pages: number }) => `${(side.html / side.pages / 1024).toFixed(0)} KB`
+    console.log(`  HTML a page  plain ${perPage(dist.plain)}, MetaBlog ${perPage(dist.metablog)} (${dist.metablog.pages} pages)`)
+  } finally {
+    await fs.rm(work, { recursive: true, force: true })
+  }
+}
+
+export async function run(): Promise<void> {
+  for (const pages of SIZES) await compare(pages)
+}

@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest'
+import { neighbourhood } from '../../../client/knowledge/graph-neighbourhood.js'
+import { decodeGraph } from '../../../client/knowledge/graph-asset.js'
+import { encodeGraph, graphAsset } from '../../../plugin/graph-asset.js'
+import { createGraphSlices, sidebarSectionOf } from '../../../plugin/page-knowledge.js'
+import type { GraphResponse } from '../../../plugin/protocol.js'
+
+const node = (path: string) => ({ path, title: path.replace(/\.md$/, ''), tags: path.startsWith('posts/') ? ['post'] : [] })
+
+// a → b, c → b, b → d, d → e (e only reached through d), a ↔ c, b links to itself.
+const GRAPH: GraphResponse = {
+  nodes: ['posts/a.md', 'posts/b.md', 'posts/c.md', 'notes/d.md', 'notes/e.md', 'lonely.md'].map(node),
+  edges: [
+    { source: 'posts/a.md', target: 'posts/b.md' },
+    { source: 'posts/a.md', target: 'posts/c.md', heading: 'Intro' },
+    { source: 'posts/b.md', target: 'posts/b.md' },
+    { source: 'posts/b.md', target: 'notes/d.md' },
+    { source: 'posts/c.md', target: 'posts/a.md' },
+    { source: 'posts/c.md', target: 'posts/b.md' },
+    { source: 'notes/d.md', target: 'notes/e.md' },
+  ],
+  unresolved: [
+    { source: 'posts/b.md', target: 'Missing' },
+    { source: 'notes/e.md', target: 'chart.png', kind: 'attachment' },
+  ],
+}
+
+describe('createGraphSlices', () => {
+  const slice = createGraphSlices(GRAPH)
+
+  it('gives a linked-to page the same neighbourhood the client cuts from the whole graph', () => {
+    for (const path of ['posts/a.md', 'posts/b.md', 'posts/c.md', 'notes/d.md', 'notes/e.md']) expect(slice(path), path).toEqual(neighbourhood(GRAPH, path))
+  })
+
+  it('gives nothing to a page no other page links to, nor to a page outside the graph', () => {
+    // lonely.md has no links at all; a page linking only to itself has no backlinks either.
+    expect(slice('lonely.md')).toBeUndefined()
+    expect(slice('posts/draft.md')).toBeUndefined()
+    expect(createGraphSlices({ nodes: [node('x.md')], edges: [{ source: 'x.md', target: 'x.md' }], unresolved: [] })('x.md')).toBeUndefined()
+  })
+
+  it('keeps a slice to the page and its neighbours, not the site', () => {
+    const b = slice('posts/b.md')!
+    expect(b.nodes.map((entry) => entry.path)).toEqual(['posts/a.md', 'posts/b.md', 'posts/c.md', 'notes/d.md'])
+    expect(b.edges).not.toContainEqual({ source: 'notes/d.md', target: 'notes/e.md' })
+    expect(b.unresolved).toEqual([{ source: 'posts/b.md', target: 'Missing' }])
+  })
+})
+
+describe('the graph asset', () => {
+  it('decodes to the graph it encoded, headings and attachment links included', () => {
+    expect(decodeGraph(encodeGraph(GRAPH))).toEqual(GRAPH)
+  })
+
+  it('stores each path once and edges as index pairs', () => {
+    const compact = encodeGraph(GRAPH)
+    expect(compact.edges[0]).toEqual([0, 1])
+    expect(compact.edges[1]).toEqual([0, 2, 'Intro'])
+    expect(compact.unresolved[1]).toEqual([4, 'chart.png', 'attachment'])
+  })
+
+  it('is named by its content under the assets folder', () => {
+    const first = graphAsset(GRAPH, 'assets')
+    expect(first.fileName).toMatch(/^assets\/metablog-graph\.[\w-]{8}\.json$/)
+    expect(graphAsset(GRAPH, '/assets/').fileName).toBe(first.fileName)
+    expect(graphAsset({ ...GRAPH, edges: GRAPH.edges.slice(1) }, 'assets').fileName).not.toBe(first.fileName)
+  })
+
+  it('refuses an edge to a page that is not a node', () => {
+    expect(() => encodeGraph({ nodes: [node('a.md')], edges: [{ source: 'a.md', target: 'gone.md' }], unresolved: [] })).toThrow(/gone\.md/)
+  })
+})
+
+describe('sidebarSectionOf', () => {
+  const sidebar = { '/posts/': [{ text: 'Posts', items: [] }], '/posts/deep/': [{ text: 'Deep', items: [] }], '/notes/': { base: '/notes/', items: [{ text: 'Notes' }] } }
+
+  it('picks the deepest section holding the page, keyed as in the site sidebar', () => {
+    expect(sidebarSectionOf(sidebar, 'posts/a.md')).toEqual({ '/posts/': sidebar['/posts/'] })
+    expect(sidebarSectionOf(sidebar, 'posts/deep/b.md')).toEqual({ '/posts/deep/': sidebar['/posts/deep/'] })
+    expect(sidebarSectionOf(sidebar, 'notes/index.md')).toEqual({ '/notes/': sidebar['/notes/'] })
+  })
+
+  it('gives a page outside every section none', () => {
+    expect(sidebarSectionOf(sidebar, 'index.md')).toBeUndefined()
+    expect(sidebarSectionOf(sidebar, 'postscript.md')).toBeUndefined()
+  })
+})
