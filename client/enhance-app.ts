@@ -7,6 +7,7 @@ import { connectionFromPage } from './api/connection'
 import { bridgeServerEvents } from './api/server-events'
 import KnowledgeGraph from './components/KnowledgeGraph.vue'
 import { eventBus } from './event-bus'
+import { followSidebarUpdates } from './knowledge/live-sidebar'
 // Wiki-link and embed styles, for any theme.
 import './theme/knowledge.css'
 
@@ -36,7 +37,7 @@ let bridged = false
  * MetaBlog's `enhanceApp`: call it from your theme's own (`enhanceApp(context) { metablog(context) }`),
  * or spread it in (`{ Layout, enhanceApp }`). Works with the default theme and with a custom Layout.
  */
-export function enhanceApp({ app }: EnhanceAppContext): void {
+export function enhanceApp({ app, siteData }: EnhanceAppContext): void {
   if (!app.config.globalProperties.$pinia) app.use(createPinia())
   // For the graph page: `<KnowledgeGraph />` in any Markdown page.
   app.component('KnowledgeGraph', KnowledgeGraph)
@@ -45,9 +46,11 @@ export function enhanceApp({ app }: EnhanceAppContext): void {
     if (!bridged) {
       bridged = true
       const unbridge = bridgeServerEvents(eventBus)
+      const unfollow = followSidebarUpdates(siteData)
       // A hot update of this module re-runs it: drop the old bridge so each event is passed on once.
       import.meta.hot?.dispose(() => {
         unbridge()
+        unfollow()
         bridged = false
       })
     }

@@ -77,6 +77,11 @@ export function devApiPlugin(options: ResolvedOptions, knowledge: KnowledgeServi
       // Headers come before any route: one trickling in is cut for the whole (plain HTTP) server.
       if (server.httpServer && !server.config.server.https) cutSlowHeaders(server.httpServer as HttpServer)
       const api = server.middlewares
+      // 0. Every request the server gets, pages and modules too, holds back the search index's background build.
+      api.use(function noteRequestMiddleware(_request, _response, next) {
+        knowledge.noteRequest()
+        next()
+      })
       // 1. The gate: host, origin, token, content type, size, JSON (the body within a few seconds).
       api.use(API_PREFIX, gateMiddleware({ checkRequest, bodyLimit: options.bodyLimit }))
       // 2. Pages, locks and checkpoints.

@@ -4,8 +4,14 @@ import { mergeSidebar } from '../server/knowledge/sidebar-merge.js'
 import { sendEvent } from './events.js'
 import type { WikiLinkTarget } from './markdown/wiki-link-rule.js'
 import type { PageChange } from './page-change-feed.js'
+import type { SidebarUpdatedPayload } from './protocol.js'
 import { RESOLVED_GRAPH_MODULE_ID, SITE_DATA_MODULE_ID } from './virtual-modules.js'
 import type { ViteDevServer } from './vite-types.js'
+
+/** Background indexing waits this long after a request before its next slice... */
+const QUIET_MS = 100
+/** ...but never longer than this, so a busy server still gets its search index. */
+const MAX_QUIET_WAIT_MS = 1000
 
 /**
  * The blog's one knowledge index, shared by the markdown rule, the API, the sidebar and the graph
@@ -19,6 +25,7 @@ export class KnowledgeService {
   private site: SiteConfig | null = null
   private userSidebar: DefaultTheme.Sidebar | undefined
   private includeDrafts = true
+  private lastRequestAt = 0
 
   constructor(private readonly options: { sidebar: boolean }) {}
 
@@ -46,11 +53,26 @@ export class KnowledgeService {
     this.loading = KnowledgeIndex.load(site.srcDir).then((index) => {
       this.index = index
       this.adopt(site, mode)
-      // In dev, build the search index in slices now, so the first GET /search does not block the server.
-      if (mode === 'serve') index.prepareSearch().catch((error: Error) => console.warn(`[metablog] could not prepare search: ${error.message}`))
+      // In dev, build the search index in slices now, giving way while the server answers requests
+      // (the first page loads first); a search meanwhile answers from what is indexed.
+      if (mode === 'serve') index.prepareSearch(() => this.quiet()).catch((error: Error) => console.warn(`[metablog] could not prepare search: ${error.message}`))
       return index
     })
     return this.loading
+  }
+
+  /** In dev, called for every request the server receives: background indexing gives way to them. */
+  noteRequest(): void {
+    this.lastRequestAt = performance.now()
+  }
+
+  /** Resolves once no request came for a little while, or after a bounded wait, so indexing still progresses. */
+  private async quiet(): Promise<void> {
+    const started = performance.now()
+    while (performance.now() - this.lastRequestAt < QUIET_MS && performance.now() - started < MAX_QUIET_WAIT_MS) {
+      await new Promise((resolve) => setTimeout(resolve, QUIET_MS))
+    }
+    await new Promise((resolve) => setImmediate(resolve))
   }
 
   /** In dev: update the index for a changed page, then refresh what depends on it, without a restart. */
@@ -68,10 +90,13 @@ export class KnowledgeService {
 
   private async refresh(update: IndexUpdate, paths: string[], server: ViteDevServer): Promise<void> {
     const moduleGraph = server.moduleGraph
-    if (update.sidebarChanged && this.refreshSidebar()) {
+    const sidebar = update.sidebarChanged ? this.refreshSidebar(paths) : null
+    if (sidebar) {
+      // The page patches its sidebar from the event; the site data is only marked stale for the next full load,
+      // so a 10,000-page blog does not send every page's sidebar again for one edit.
       const siteData = moduleGraph.getModuleById(SITE_DATA_MODULE_ID)
-      if (siteData) await server.reloadModule(siteData)
-      sendEvent(server, 'metablog:sidebar-updated', { paths })
+      if (siteData) moduleGraph.invalidateModule(siteData)
+      sendEvent(server, 'metablog:sidebar-updated', { paths, ...sidebar })
     }
     if (update.graphChanged || update.backlinksChanged.length > 0) {
       const graph = moduleGraph.getModuleById(RESOLVED_GRAPH_MODULE_ID)
@@ -98,15 +123,46 @@ export class KnowledgeService {
     this.refreshSidebar()
   }
 
-  /** Writes the merged sidebar into VitePress's site data; false when it did not change. */
-  private refreshSidebar(): boolean {
-    if (!this.options.sidebar || !this.site) return false
+  /**
+   * Writes the generated sidebar into VitePress's site data. With `paths`, only the sections of their
+   * top-level folders are rebuilt. Returns what changed, for the page to patch, or null.
+   */
+  private refreshSidebar(paths?: string[]): SidebarChange | null {
+    if (!this.options.sidebar || !this.site) return null
     const themeConfig = (this.site.site.themeConfig ??= {})
     const options = { includeDrafts: this.includeDrafts }
-    // No sidebar of the author's: one section per folder. Theirs: kept, with new pages added to their groups.
-    const next = this.userSidebar === undefined ? this.index.sidebarSections(options) : mergeSidebar(this.index.sidebar({ ...options, folderLimit: Number.POSITIVE_INFINITY }), this.userSidebar)
-    if (JSON.stringify(next) === JSON.stringify(themeConfig.sidebar)) return false
+    const previous = themeConfig.sidebar as DefaultTheme.Sidebar | undefined
+    if (this.userSidebar !== undefined) {
+      // Theirs: kept, with new pages added to their groups, and sent whole.
+      const next = mergeSidebar(this.index.sidebar({ ...options, folderLimit: Number.POSITIVE_INFINITY }), this.userSidebar)
+      if (JSON.stringify(next) === JSON.stringify(previous)) return null
+      themeConfig.sidebar = next
+      return { sidebar: next }
+    }
+    // None of the author's: one section per top-level folder, and a change touches only its folders' sections.
+    const before: DefaultTheme.SidebarMulti = previous && !Array.isArray(previous) ? previous : {}
+    let next: DefaultTheme.SidebarMulti
+    let keys: string[]
+    if (paths && previous !== undefined) {
+      const folders = new Set(paths.flatMap((path) => (path.includes('/') ? [path.slice(0, path.indexOf('/'))] : [])))
+      const rebuilt = this.index.sidebarSectionsOf(folders, options)
+      keys = [...folders].map((folder) => `/${folder}/`)
+      // Sections keep their order; a folder that came or went re-sorts them, so that rebuilds them all.
+      next = keys.every((key) => key in rebuilt === key in before) ? { ...before, ...rebuilt } : this.index.sidebarSections(options)
+    } else {
+      next = this.index.sidebarSections(options)
+      keys = [...new Set([...Object.keys(before), ...Object.keys(next)])]
+    }
+    const sections: Record<string, DefaultTheme.SidebarItem[] | null> = {}
+    for (const key of keys) {
+      const section = (next[key] as DefaultTheme.SidebarItem[] | undefined) ?? null
+      if (JSON.stringify(section) !== JSON.stringify(before[key] ?? null)) sections[key] = section
+    }
+    if (previous !== undefined && Object.keys(sections).length === 0) return null
     themeConfig.sidebar = next
-    return true
+    return { sections }
   }
 }
+
+/** What the page needs to bring its sidebar up to date (see SidebarUpdatedPayload). */
+type SidebarChange = Pick<SidebarUpdatedPayload, 'sections' | 'sidebar'>

@@ -11,7 +11,10 @@ export function knowledgeMiddleware(index: () => KnowledgeIndex) {
   })
   const search = createRoute(/^\/search$/, {
     async GET(_request, url) {
-      return { body: { results: index().search(url.searchParams.get('q') ?? '') } satisfies SearchResponse }
+      // Never waits behind the index's first build: until it is done, the answer says how much it covers.
+      const { results, progress } = index().searchNow(url.searchParams.get('q') ?? '')
+      const body: SearchResponse = progress ? { results, partial: true, indexed: progress.indexed, total: progress.total } : { results }
+      return { body }
     },
   })
   return [graph, search]
