@@ -77,9 +77,9 @@ export function devApiPlugin(options: ResolvedOptions, knowledge: KnowledgeServi
       // Headers come before any route: one trickling in is cut for the whole (plain HTTP) server.
       if (server.httpServer && !server.config.server.https) cutSlowHeaders(server.httpServer as HttpServer)
       const api = server.middlewares
-      // 0. Every request the server gets, pages and modules too, holds back the search index's background build.
-      api.use(function noteRequestMiddleware(_request, _response, next) {
-        knowledge.noteRequest()
+      // 0. A page or module being loaded holds back the search index's background build; API calls do not.
+      api.use(function noteRequestMiddleware(request, _response, next) {
+        if (!request.url?.startsWith(API_PREFIX)) knowledge.noteRequest()
         next()
       })
       // 1. The gate: host, origin, token, content type, size, JSON (the body within a few seconds).
@@ -92,7 +92,7 @@ export function devApiPlugin(options: ResolvedOptions, knowledge: KnowledgeServi
       // 3. The model gateway: the API key stays in this process.
       for (const middleware of llmMiddleware(gateway)) api.use(API_PREFIX, middleware)
       // 4. The knowledge layer: graph and search.
-      for (const middleware of knowledgeMiddleware(() => knowledge.index)) api.use(API_PREFIX, middleware)
+      for (const middleware of knowledgeMiddleware(async () => (await knowledge.ready, knowledge.index))) api.use(API_PREFIX, middleware)
       // 5. Conversations: session logs and the custom prompt files.
       for (const middleware of sessionsMiddleware(sessions)) api.use(API_PREFIX, middleware)
       api.use(API_PREFIX, promptsMiddleware(prompts))

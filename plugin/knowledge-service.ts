@@ -8,10 +8,10 @@ import type { SidebarUpdatedPayload } from './protocol.js'
 import { RESOLVED_GRAPH_MODULE_ID, SITE_DATA_MODULE_ID } from './virtual-modules.js'
 import type { ViteDevServer } from './vite-types.js'
 
-/** Background indexing waits this long after a request before its next slice... */
-const QUIET_MS = 100
+/** Background indexing waits this long after a page or module request before its next slice... */
+const QUIET_MS = 50
 /** ...but never longer than this, so a busy server still gets its search index. */
-const MAX_QUIET_WAIT_MS = 1000
+const MAX_QUIET_WAIT_MS = 250
 
 /**
  * The blog's one knowledge index, shared by the markdown rule, the API, the sidebar and the graph
@@ -21,6 +21,7 @@ export class KnowledgeService {
   /** Read live by the markdown rule: VitePress keeps one markdown-it instance. */
   index = new KnowledgeIndex()
   private loading: Promise<KnowledgeIndex> | null = null
+  private adopted: Promise<void> = Promise.resolve()
   private loadedFor: string | null = null
   private site: SiteConfig | null = null
   private userSidebar: DefaultTheme.Sidebar | undefined
@@ -43,22 +44,32 @@ export class KnowledgeService {
     return this.site?.outDir ?? null
   }
 
-  /** Builds the index for a site (once per source folder) and sets the generated sidebar. */
-  load(site: SiteConfig, mode: 'serve' | 'build'): Promise<KnowledgeIndex> {
-    if (this.loading && this.loadedFor === site.srcDir) {
-      this.adopt(site, mode)
-      return this.loading
+  /**
+   * Builds the index for a site (once per source folder) and sets the generated sidebar. A build
+   * waits for it; in dev it resolves at once, so the server listens meanwhile, and whatever reads
+   * the index (pages, site data, the graph, the API, live updates) waits for `ready` instead.
+   */
+  load(site: SiteConfig, mode: 'serve' | 'build'): Promise<void> {
+    this.useSite(site)
+    if (!this.loading || this.loadedFor !== site.srcDir) {
+      this.loadedFor = site.srcDir
+      this.loading = KnowledgeIndex.load(site.srcDir).then((index) => {
+        this.index = index
+        // In dev, build the search index in slices now, giving way while the server answers requests
+        // (the first page loads first); a search meanwhile answers from what is indexed.
+        if (mode === 'serve') index.prepareSearch(() => this.quiet()).catch((error: Error) => console.warn(`[metablog] could not prepare search: ${error.message}`))
+        return index
+      })
     }
-    this.loadedFor = site.srcDir
-    this.loading = KnowledgeIndex.load(site.srcDir).then((index) => {
-      this.index = index
-      this.adopt(site, mode)
-      // In dev, build the search index in slices now, giving way while the server answers requests
-      // (the first page loads first); a search meanwhile answers from what is indexed.
-      if (mode === 'serve') index.prepareSearch(() => this.quiet()).catch((error: Error) => console.warn(`[metablog] could not prepare search: ${error.message}`))
-      return index
-    })
-    return this.loading
+    this.adopted = this.loading.then(() => this.adopt(site, mode))
+    if (mode === 'build') return this.adopted
+    this.adopted.catch((error: Error) => site.logger.error(`[metablog] could not build the knowledge index: ${error.message}`))
+    return Promise.resolve()
+  }
+
+  /** Resolves once the index of the loaded site is built and its sidebar set. */
+  get ready(): Promise<void> {
+    return this.adopted
   }
 
   /** In dev, called for every request the server receives: background indexing gives way to them. */
@@ -77,6 +88,7 @@ export class KnowledgeService {
 
   /** In dev: update the index for a changed page, then refresh what depends on it, without a restart. */
   async apply(change: PageChange, server: ViteDevServer): Promise<void> {
+    await this.ready
     // A turn of its own: requests waiting since the page was read and hashed are answered first.
     await new Promise((resolve) => setImmediate(resolve))
     const update = change.content === null ? this.index.remove(change.path) : this.index.upsert(change.path, change.content)
@@ -85,6 +97,7 @@ export class KnowledgeService {
 
   /** In dev: an attachment file came or went; pages embedding it re-render, the graph's unresolved list changes. */
   async applyAttachment(path: string, present: boolean, server: ViteDevServer): Promise<void> {
+    await this.ready
     await this.refresh(this.index.attachmentChanged(path, present), [path], server)
   }
 
@@ -114,11 +127,15 @@ export class KnowledgeService {
     return `export default ${JSON.stringify(this.index.graph({ includeDrafts: this.includeDrafts }))}`
   }
 
+  /** Known at once: the folders, and the author's own sidebar before the generated one replaces it. */
+  private useSite(site: SiteConfig): void {
+    if (this.site === site) return
+    this.site = site
+    this.userSidebar = site.site.themeConfig?.sidebar
+  }
+
   private adopt(site: SiteConfig, mode: 'serve' | 'build'): void {
-    if (this.site !== site) {
-      this.site = site
-      this.userSidebar = site.site.themeConfig?.sidebar
-    }
+    this.useSite(site)
     this.includeDrafts = mode === 'serve'
     this.refreshSidebar()
   }
