@@ -97,13 +97,15 @@ async function searchDuringBuild(root: string, route: string, query: string) {
   try {
     const token = await tokenOf(server, route)
     const [queryMs, first] = await timed(() => searchState(server, token, query))
+    // An API route that reads no page: what it waits for is the event loop.
+    const unrelated = () => fetch(`${server.origin}${API_PREFIX}/checkpoints`, { headers: { [TOKEN_HEADER]: token } }).then((response) => response.text())
     const getMs: number[] = []
     const started = Date.now()
     let state = first
     while (state.partial && Date.now() - started < START_TIMEOUT_MS) {
-      getMs.push((await timed(() => fetch(`${server.origin}/@vite/client`).then((response) => response.text())))[0])
+      getMs.push((await timed(unrelated))[0])
       state = await searchState(server, token, query)
-      await sleep(100)
+      await sleep(50)
     }
     return { queryMs, first, getMs, buildMs: Date.now() - started }
   } finally {
@@ -144,7 +146,7 @@ export async function run(): Promise<void> {
     const rss = { plain: [] as number[], metablog: [] as number[] }
     let peak = { plain: 0, metablog: 0 }
     let siteData = { plain: 0, metablog: 0 }
-    let live: Awaited<ReturnType<typeof liveUpdate>> | null = null
+    const lives: Awaited<ReturnType<typeof liveUpdate>>[] = []
     for (let round = -1; round < ROUNDS; round++) {
       for (const kind of ['plain', 'metablog'] as const) {
         const server = await startServer(kind === 'plain' ? plainRoot : metablogRoot, START_TIMEOUT_MS)
@@ -156,7 +158,10 @@ export async function run(): Promise<void> {
           console.log(`    round ${round + 1} ${kind}: first paint ${ms(paintMs)}, settled RSS ${mb(rss[kind].at(-1)!)}`)
           peak[kind] = Math.max(peak[kind], peakRss(server.child.pid!))
           siteData[kind] = (await (await fetch(`${server.origin}/@siteData`)).text()).length
-          if (kind === 'metablog' && round === ROUNDS - 1) live = await liveUpdate(page, path.posix.dirname(post.path), round)
+          // Three pages in a row: the first write of a session also pays for code loaded on first use.
+          if (kind === 'metablog' && round === ROUNDS - 1) {
+            for (let write = 0; write < 3; write++) lives.push(await liveUpdate(page, path.posix.dirname(post.path), write))
+          }
         }
         await page.context().close()
         await server.stop()
@@ -173,9 +178,16 @@ export async function run(): Promise<void> {
     console.log(`    peak RSS of the server process    plain ${mb(peak.plain)}  MetaBlog ${mb(peak.metablog)}; /@siteData plain ${(siteData.plain / 1024).toFixed(0)} KB, MetaBlog ${(siteData.metablog / 1024).toFixed(0)} KB`)
     const state = during.first.partial ? `partial, ${during.first.indexed}/${during.first.total} indexed` : 'index already complete'
     console.log(`  first search query, cold            ${ms(during.queryMs)} (${state}, ${during.first.results.length} results)  target ≤ ${TARGETS.requestMs} ms  ${verdict(during.queryMs <= TARGETS.requestMs)}`)
-    console.log(`  slowest GET while the index builds  ${ms(worstGet)} (${during.getMs.length} GETs over ${ms(during.buildMs)})  target ≤ ${TARGETS.requestMs} ms  ${verdict(worstGet <= TARGETS.requestMs)}`)
-    if (!live || live.renderedMs === null) console.log(`  live update PUT → sidebar rendered  never seen (status ${live?.status})  FAIL`)
-    else console.log(`  live update PUT → sidebar rendered  ${ms(live.renderedMs)} (PUT answered ${ms(live.answeredMs)}; site data refetched: ${live.siteDataRefetched ? 'yes' : 'no'})  target ≤ ${TARGETS.liveUpdateMs} ms, no refetch  ${verdict(live.renderedMs <= TARGETS.liveUpdateMs && !live.siteDataRefetched)}`)
+    const getMedian = during.getMs.length ? median(during.getMs) : 0
+    console.log(`  slowest GET while the index builds  ${ms(worstGet)} (median ${ms(getMedian)}, ${during.getMs.length} GETs over ${ms(during.buildMs)})  target ≤ ${TARGETS.requestMs} ms  ${verdict(worstGet <= TARGETS.requestMs)}`)
+    const unseen = lives.find((live) => live.renderedMs === null)
+    if (lives.length === 0 || unseen) console.log(`  live update PUT → sidebar rendered  never seen (status ${unseen?.status})  FAIL`)
+    else {
+      const rendered = median(lives.map((live) => live.renderedMs!))
+      const refetched = lives.some((live) => live.siteDataRefetched)
+      const runs = lives.map((live) => `${ms(live.renderedMs!)} (PUT answered ${ms(live.answeredMs)})`).join(', ')
+      console.log(`  live update PUT → sidebar rendered  median ${ms(rendered)} of ${runs}; site data refetched: ${refetched ? 'yes' : 'no'}  target ≤ ${TARGETS.liveUpdateMs} ms, no refetch  ${verdict(rendered <= TARGETS.liveUpdateMs && !refetched)}`)
+    }
   } finally {
     for (const server of servers) await server.stop()
     await browser.close()
