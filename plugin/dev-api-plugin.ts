@@ -77,9 +77,9 @@ export function devApiPlugin(options: ResolvedOptions, knowledge: KnowledgeServi
       // Headers come before any route: one trickling in is cut for the whole (plain HTTP) server.
       if (server.httpServer && !server.config.server.https) cutSlowHeaders(server.httpServer as HttpServer)
       const api = server.middlewares
-      // 0. A page or module being loaded holds back the search index's background build; API calls do not.
-      api.use(function noteRequestMiddleware(request, _response, next) {
-        if (!request.url?.startsWith(API_PREFIX)) knowledge.noteRequest()
+      // 0. While any request is being answered, the search index's background build holds back.
+      api.use(function requestsInFlightMiddleware(_request, response, next) {
+        response.once('close', knowledge.requestStarted())
         next()
       })
       // 1. The gate: host, origin, token, content type, size, JSON (the body within a few seconds).

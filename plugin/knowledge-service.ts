@@ -8,8 +8,8 @@ import type { SidebarUpdatedPayload } from './protocol.js'
 import { RESOLVED_GRAPH_MODULE_ID, SITE_DATA_MODULE_ID } from './virtual-modules.js'
 import type { ViteDevServer } from './vite-types.js'
 
-/** Background indexing waits this long after a page or module request before its next slice... */
-const QUIET_MS = 50
+/** Background indexing waits while requests are answered, and this long after the last one ends... */
+const QUIET_MS = 20
 /** ...but never longer than this, so a busy server still gets its search index. */
 const MAX_QUIET_WAIT_MS = 250
 
@@ -26,6 +26,7 @@ export class KnowledgeService {
   private site: SiteConfig | null = null
   private userSidebar: DefaultTheme.Sidebar | undefined
   private includeDrafts = true
+  private requestsInFlight = 0
   private lastRequestAt = 0
 
   constructor(private readonly options: { sidebar: boolean }) {}
@@ -72,17 +73,26 @@ export class KnowledgeService {
     return this.adopted
   }
 
-  /** In dev, called for every request the server receives: background indexing gives way to them. */
-  noteRequest(): void {
-    this.lastRequestAt = performance.now()
+  /**
+   * In dev, called when the server starts answering a request; call what it returns when the answer
+   * is done. Background indexing gives way meanwhile: a slice between two steps of a request delays it.
+   */
+  requestStarted(): () => void {
+    this.requestsInFlight++
+    let done = false
+    return () => {
+      if (done) return
+      done = true
+      this.requestsInFlight--
+      this.lastRequestAt = performance.now()
+    }
   }
 
-  /** Resolves once no request came for a little while, or after a bounded wait, so indexing still progresses. */
+  /** Resolves once no request is being answered and none ended just now, or after a bounded wait, so indexing still progresses. */
   private async quiet(): Promise<void> {
     const started = performance.now()
-    while (performance.now() - this.lastRequestAt < QUIET_MS && performance.now() - started < MAX_QUIET_WAIT_MS) {
-      await new Promise((resolve) => setTimeout(resolve, QUIET_MS))
-    }
+    const busy = () => this.requestsInFlight > 0 || performance.now() - this.lastRequestAt < QUIET_MS
+    while (busy() && performance.now() - started < MAX_QUIET_WAIT_MS) await new Promise((resolve) => setTimeout(resolve, QUIET_MS))
     await new Promise((resolve) => setImmediate(resolve))
   }
 
