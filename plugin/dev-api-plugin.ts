@@ -92,7 +92,7 @@ export function devApiPlugin(options: ResolvedOptions, knowledge: KnowledgeServi
       // 3. The model gateway: the API key stays in this process.
       for (const middleware of llmMiddleware(gateway)) api.use(API_PREFIX, middleware)
       // 4. The knowledge layer: graph and search.
-      for (const middleware of knowledgeMiddleware(async () => (await knowledge.ready, knowledge.index))) api.use(API_PREFIX, middleware)
+      for (const middleware of knowledgeMiddleware({ ready: async () => (await knowledge.ready, knowledge.index), now: () => knowledge.builtIndex })) api.use(API_PREFIX, middleware)
       // 5. Conversations: session logs and the custom prompt files.
       for (const middleware of sessionsMiddleware(sessions)) api.use(API_PREFIX, middleware)
       api.use(API_PREFIX, promptsMiddleware(prompts))

@@ -22,6 +22,7 @@ export class KnowledgeService {
   index = new KnowledgeIndex()
   private loading: Promise<KnowledgeIndex> | null = null
   private adopted: Promise<void> = Promise.resolve()
+  private isReady = true
   private loadedFor: string | null = null
   private site: SiteConfig | null = null
   private userSidebar: DefaultTheme.Sidebar | undefined
@@ -62,7 +63,12 @@ export class KnowledgeService {
         return index
       })
     }
-    this.adopted = this.loading.then(() => this.adopt(site, mode))
+    this.isReady = false
+    const adopted = (this.adopted = this.loading.then(() => {
+      this.adopt(site, mode)
+      // A later load (a config restart) owns the flag from then on.
+      if (this.adopted === adopted) this.isReady = true
+    }))
     if (mode === 'build') return this.adopted
     this.adopted.catch((error: Error) => site.logger.error(`[metablog] could not build the knowledge index: ${error.message}`))
     return Promise.resolve()
@@ -71,6 +77,11 @@ export class KnowledgeService {
   /** Resolves once the index of the loaded site is built and its sidebar set. */
   get ready(): Promise<void> {
     return this.adopted
+  }
+
+  /** The built index, or null while it is still being built. */
+  get builtIndex(): KnowledgeIndex | null {
+    return this.isReady ? this.index : null
   }
 
   /**

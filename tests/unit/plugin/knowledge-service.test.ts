@@ -49,8 +49,10 @@ describe('KnowledgeService', () => {
     await service.load(config, 'serve')
     expect(service.sourceDir).toBe(site)
     expect(service.index.size).toBe(0)
+    expect(service.builtIndex).toBeNull()
     await service.ready
     expect(service.index.size).toBe(3)
+    expect(service.builtIndex).toBe(service.index)
     expect(Object.keys(config.site.themeConfig.sidebar)).toEqual(['/posts/'])
   })
 
