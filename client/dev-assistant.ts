@@ -1,13 +1,14 @@
 // Everything of MetaBlog's that exists only under `vitepress dev`. Reached through the
 // `virtual:metablog/assistant` module, which a build resolves to null: Rollup never loads this file,
 // the orb, the runtime or their dependencies (openai, markdown-it, highlight.js…) for a production site.
-import { useData } from 'vitepress'
-import { defineAsyncComponent, defineComponent, h, render, type App, type Component } from 'vue'
+import { useData, type SiteData } from 'vitepress'
+import { defineAsyncComponent, defineComponent, h, render, type App, type Component, type Ref } from 'vue'
 import type { GraphResponse } from '../plugin/protocol'
 import { connectionFromPage } from './api/connection'
 import { createMetaBlogApi } from './api/metablog-api'
 import { bridgeServerEvents } from './api/server-events'
 import { eventBus } from './event-bus'
+import { followSidebarUpdates } from './knowledge/live-sidebar'
 
 /** The assistant's orb and panel, loaded when first shown. */
 export const AIChatOrb: Component = defineAsyncComponent(() => import('./components/AIChatOrb.vue'))
@@ -23,16 +24,21 @@ const OrbForPage = defineComponent({
 
 let bridged = false
 
-/** Passes the dev server's events to the page and mounts the orb in a container of its own, sharing the app's context: no layout slot needed. */
-export function installAssistant(app: App): void {
+/**
+ * Passes the dev server's events to the page, keeps the sidebar in `siteData` live, and mounts the orb
+ * in a container of its own, sharing the app's context: no layout slot needed.
+ */
+export function installAssistant(app: App, siteData: Ref<SiteData>): void {
   // Only the dev server serves the page token.
   if (!connectionFromPage()) return
   if (!bridged) {
     bridged = true
     const unbridge = bridgeServerEvents(eventBus)
+    const unfollow = followSidebarUpdates(siteData)
     // A hot update of this module re-runs it: drop the old bridge so each event is passed on once.
     import.meta.hot?.dispose(() => {
       unbridge()
+      unfollow()
       bridged = false
     })
   }

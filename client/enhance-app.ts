@@ -12,12 +12,12 @@ import './theme/knowledge.css'
  * MetaBlog's `enhanceApp`: call it from your theme's own (`enhanceApp(context) { metablog(context) }`),
  * or spread it in (`{ Layout, enhanceApp }`). Works with the default theme and with a custom Layout.
  */
-export function enhanceApp({ app }: EnhanceAppContext): void {
+export function enhanceApp({ app, siteData }: EnhanceAppContext): void {
   if (!app.config.globalProperties.$pinia) app.use(createPinia())
   // For the graph page: `<KnowledgeGraph />` in any Markdown page; it and d3 load only where it is used.
   app.component('KnowledgeGraph', defineAsyncComponent(() => import('./components/KnowledgeGraph.vue')))
   // Dev keeps the sidebar in site data, where the dev server updates it live.
   if (!import.meta.env.DEV) providePageSidebar(app)
   // A build resolves `assistant` to null: the writer UI is not part of a production site.
-  if (assistant && inBrowser) assistant.installAssistant(app)
+  if (assistant && inBrowser) assistant.installAssistant(app, siteData)
 }

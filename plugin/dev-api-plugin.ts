@@ -77,6 +77,11 @@ export function devApiPlugin(options: ResolvedOptions, knowledge: KnowledgeServi
       // Headers come before any route: one trickling in is cut for the whole (plain HTTP) server.
       if (server.httpServer && !server.config.server.https) cutSlowHeaders(server.httpServer as HttpServer)
       const api = server.middlewares
+      // 0. While any request is being answered, the search index's background build holds back.
+      api.use(function requestsInFlightMiddleware(_request, response, next) {
+        response.once('close', knowledge.requestStarted())
+        next()
+      })
       // 1. The gate: host, origin, token, content type, size, JSON (the body within a few seconds).
       api.use(API_PREFIX, gateMiddleware({ checkRequest, bodyLimit: options.bodyLimit }))
       // 2. Pages, locks and checkpoints.
@@ -87,7 +92,7 @@ export function devApiPlugin(options: ResolvedOptions, knowledge: KnowledgeServi
       // 3. The model gateway: the API key stays in this process.
       for (const middleware of llmMiddleware(gateway)) api.use(API_PREFIX, middleware)
       // 4. The knowledge layer: graph and search.
-      for (const middleware of knowledgeMiddleware(() => knowledge.index)) api.use(API_PREFIX, middleware)
+      for (const middleware of knowledgeMiddleware({ ready: async () => (await knowledge.ready, knowledge.index), now: () => knowledge.builtIndex })) api.use(API_PREFIX, middleware)
       // 5. Conversations: session logs and the custom prompt files.
       for (const middleware of sessionsMiddleware(sessions)) api.use(API_PREFIX, middleware)
       api.use(API_PREFIX, promptsMiddleware(prompts))

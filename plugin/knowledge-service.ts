@@ -4,8 +4,14 @@ import { mergeSidebar } from '../server/knowledge/sidebar-merge.js'
 import { sendEvent } from './events.js'
 import type { WikiLinkTarget } from './markdown/wiki-link-rule.js'
 import type { PageChange } from './page-change-feed.js'
+import type { SidebarUpdatedPayload } from './protocol.js'
 import { RESOLVED_GRAPH_MODULE_ID, SITE_DATA_MODULE_ID } from './virtual-modules.js'
 import type { ViteDevServer } from './vite-types.js'
+
+/** Background indexing waits while requests are answered, and this long after the last one ends... */
+const QUIET_MS = 20
+/** ...but never longer than this, so a busy server still gets its search index. */
+const MAX_QUIET_WAIT_MS = 250
 
 /**
  * The blog's one knowledge index, shared by the markdown rule, the API, the sidebar and the graph
@@ -15,10 +21,14 @@ export class KnowledgeService {
   /** Read live by the markdown rule: VitePress keeps one markdown-it instance. */
   index = new KnowledgeIndex()
   private loading: Promise<KnowledgeIndex> | null = null
+  private adopted: Promise<void> = Promise.resolve()
+  private isReady = true
   private loadedFor: string | null = null
   private site: SiteConfig | null = null
   private userSidebar: DefaultTheme.Sidebar | undefined
   private includeDrafts = true
+  private requestsInFlight = 0
+  private lastRequestAt = 0
 
   constructor(private readonly options: { sidebar: boolean }) {}
 
@@ -36,25 +46,70 @@ export class KnowledgeService {
     return this.site?.outDir ?? null
   }
 
-  /** Builds the index for a site (once per source folder) and sets the generated sidebar. */
-  load(site: SiteConfig, mode: 'serve' | 'build'): Promise<KnowledgeIndex> {
-    if (this.loading && this.loadedFor === site.srcDir) {
-      this.adopt(site, mode)
-      return this.loading
+  /**
+   * Builds the index for a site (once per source folder) and sets the generated sidebar. A build
+   * waits for it; in dev it resolves at once, so the server listens meanwhile, and whatever reads
+   * the index (pages, site data, the graph, the API, live updates) waits for `ready` instead.
+   */
+  load(site: SiteConfig, mode: 'serve' | 'build'): Promise<void> {
+    this.useSite(site)
+    if (!this.loading || this.loadedFor !== site.srcDir) {
+      this.loadedFor = site.srcDir
+      this.loading = KnowledgeIndex.load(site.srcDir).then((index) => {
+        this.index = index
+        // In dev, build the search index in slices now, giving way while the server answers requests
+        // (the first page loads first); a search meanwhile answers from what is indexed.
+        if (mode === 'serve') index.prepareSearch(() => this.quiet()).catch((error: Error) => console.warn(`[metablog] could not prepare search: ${error.message}`))
+        return index
+      })
     }
-    this.loadedFor = site.srcDir
-    this.loading = KnowledgeIndex.load(site.srcDir).then((index) => {
-      this.index = index
+    this.isReady = false
+    const adopted = (this.adopted = this.loading.then(() => {
       this.adopt(site, mode)
-      // In dev, build the search index in slices now, so the first GET /search does not block the server.
-      if (mode === 'serve') index.prepareSearch().catch((error: Error) => console.warn(`[metablog] could not prepare search: ${error.message}`))
-      return index
-    })
-    return this.loading
+      // A later load (a config restart) owns the flag from then on.
+      if (this.adopted === adopted) this.isReady = true
+    }))
+    if (mode === 'build') return this.adopted
+    this.adopted.catch((error: Error) => site.logger.error(`[metablog] could not build the knowledge index: ${error.message}`))
+    return Promise.resolve()
+  }
+
+  /** Resolves once the index of the loaded site is built and its sidebar set. */
+  get ready(): Promise<void> {
+    return this.adopted
+  }
+
+  /** The built index, or null while it is still being built. */
+  get builtIndex(): KnowledgeIndex | null {
+    return this.isReady ? this.index : null
+  }
+
+  /**
+   * In dev, called when the server starts answering a request; call what it returns when the answer
+   * is done. Background indexing gives way meanwhile: a slice between two steps of a request delays it.
+   */
+  requestStarted(): () => void {
+    this.requestsInFlight++
+    let done = false
+    return () => {
+      if (done) return
+      done = true
+      this.requestsInFlight--
+      this.lastRequestAt = performance.now()
+    }
+  }
+
+  /** Resolves once no request is being answered and none ended just now, or after a bounded wait, so indexing still progresses. */
+  private async quiet(): Promise<void> {
+    const started = performance.now()
+    const busy = () => this.requestsInFlight > 0 || performance.now() - this.lastRequestAt < QUIET_MS
+    while (busy() && performance.now() - started < MAX_QUIET_WAIT_MS) await new Promise((resolve) => setTimeout(resolve, QUIET_MS))
+    await new Promise((resolve) => setImmediate(resolve))
   }
 
   /** In dev: update the index for a changed page, then refresh what depends on it, without a restart. */
   async apply(change: PageChange, server: ViteDevServer): Promise<void> {
+    await this.ready
     // A turn of its own: requests waiting since the page was read and hashed are answered first.
     await new Promise((resolve) => setImmediate(resolve))
     const update = change.content === null ? this.index.remove(change.path) : this.index.upsert(change.path, change.content)
@@ -63,15 +118,19 @@ export class KnowledgeService {
 
   /** In dev: an attachment file came or went; pages embedding it re-render, the graph's unresolved list changes. */
   async applyAttachment(path: string, present: boolean, server: ViteDevServer): Promise<void> {
+    await this.ready
     await this.refresh(this.index.attachmentChanged(path, present), [path], server)
   }
 
   private async refresh(update: IndexUpdate, paths: string[], server: ViteDevServer): Promise<void> {
     const moduleGraph = server.moduleGraph
-    if (update.sidebarChanged && this.refreshSidebar()) {
+    const sidebar = update.sidebarChanged ? this.refreshSidebar(paths) : null
+    if (sidebar) {
+      // The page patches its sidebar from the event; the site data is only marked stale for the next full load,
+      // so a 10,000-page blog does not send every page's sidebar again for one edit.
       const siteData = moduleGraph.getModuleById(SITE_DATA_MODULE_ID)
-      if (siteData) await server.reloadModule(siteData)
-      sendEvent(server, 'metablog:sidebar-updated', { paths })
+      if (siteData) moduleGraph.invalidateModule(siteData)
+      sendEvent(server, 'metablog:sidebar-updated', { paths, ...sidebar })
     }
     if (update.graphChanged || update.backlinksChanged.length > 0) {
       const graph = moduleGraph.getModuleById(RESOLVED_GRAPH_MODULE_ID)
@@ -84,29 +143,59 @@ export class KnowledgeService {
     }
   }
 
-  /** The graph module's source: build-time data for the reading features. A build leaves drafts out, as the sidebar does. */
-  graphModule(): string {
-    return `export default ${JSON.stringify(this.index.graph({ includeDrafts: this.includeDrafts }))}`
+  /** Known at once: the folders, and the author's own sidebar before the generated one replaces it. */
+  private useSite(site: SiteConfig): void {
+    if (this.site === site) return
+    this.site = site
+    this.userSidebar = site.site.themeConfig?.sidebar
   }
 
   private adopt(site: SiteConfig, mode: 'serve' | 'build'): void {
-    if (this.site !== site) {
-      this.site = site
-      this.userSidebar = site.site.themeConfig?.sidebar
-    }
+    this.useSite(site)
     this.includeDrafts = mode === 'serve'
     this.refreshSidebar()
   }
 
-  /** Writes the merged sidebar into VitePress's site data; false when it did not change. */
-  private refreshSidebar(): boolean {
-    if (!this.options.sidebar || !this.site) return false
+  /**
+   * Writes the generated sidebar into VitePress's site data. With `paths`, only the sections of their
+   * top-level folders are rebuilt. Returns what changed, for the page to patch, or null.
+   */
+  private refreshSidebar(paths?: string[]): SidebarChange | null {
+    if (!this.options.sidebar || !this.site) return null
     const themeConfig = (this.site.site.themeConfig ??= {})
     const options = { includeDrafts: this.includeDrafts }
-    // No sidebar of the author's: one section per folder. Theirs: kept, with new pages added to their groups.
-    const next = this.userSidebar === undefined ? this.index.sidebarSections(options) : mergeSidebar(this.index.sidebar({ ...options, folderLimit: Number.POSITIVE_INFINITY }), this.userSidebar)
-    if (JSON.stringify(next) === JSON.stringify(themeConfig.sidebar)) return false
+    const previous = themeConfig.sidebar as DefaultTheme.Sidebar | undefined
+    if (this.userSidebar !== undefined) {
+      // Theirs: kept, with new pages added to their groups, and sent whole.
+      const next = mergeSidebar(this.index.sidebar({ ...options, folderLimit: Number.POSITIVE_INFINITY }), this.userSidebar)
+      if (JSON.stringify(next) === JSON.stringify(previous)) return null
+      themeConfig.sidebar = next
+      return { sidebar: next }
+    }
+    // None of the author's: one section per top-level folder, and a change touches only its folders' sections.
+    const before: DefaultTheme.SidebarMulti = previous && !Array.isArray(previous) ? previous : {}
+    let next: DefaultTheme.SidebarMulti
+    let keys: string[]
+    if (paths && previous !== undefined) {
+      const folders = new Set(paths.flatMap((path) => (path.includes('/') ? [path.slice(0, path.indexOf('/'))] : [])))
+      const rebuilt = this.index.sidebarSectionsOf(folders, options)
+      keys = [...folders].map((folder) => `/${folder}/`)
+      // Sections keep their order; a folder that came or went re-sorts them, so that rebuilds them all.
+      next = keys.every((key) => key in rebuilt === key in before) ? { ...before, ...rebuilt } : this.index.sidebarSections(options)
+    } else {
+      next = this.index.sidebarSections(options)
+      keys = [...new Set([...Object.keys(before), ...Object.keys(next)])]
+    }
+    const sections: Record<string, DefaultTheme.SidebarItem[] | null> = {}
+    for (const key of keys) {
+      const section = (next[key] as DefaultTheme.SidebarItem[] | undefined) ?? null
+      if (JSON.stringify(section) !== JSON.stringify(before[key] ?? null)) sections[key] = section
+    }
+    if (previous !== undefined && Object.keys(sections).length === 0) return null
     themeConfig.sidebar = next
-    return true
+    return { sections }
   }
 }
+
+/** What the page needs to bring its sidebar up to date (see SidebarUpdatedPayload). */
+type SidebarChange = Pick<SidebarUpdatedPayload, 'sections' | 'sidebar'>

@@ -1,4 +1,5 @@
 // The wire contract between the dev server and the page. Imported with `import type` on both sides.
+import type { DefaultTheme } from 'vitepress'
 
 export const API_PREFIX = '/__metablog/api'
 export const TOKEN_HEADER = 'x-metablog-token'
@@ -252,6 +253,10 @@ export interface SearchResult {
 
 export interface SearchResponse {
   results: SearchResult[]
+  /** Set while the dev server is still building its search index: the results cover `indexed` of `total` pages. */
+  partial?: true
+  indexed?: number
+  total?: number
 }
 
 // --- events: server → page (Vite custom HMR events) --------------------------------
@@ -271,6 +276,10 @@ export interface GraphUpdatedPayload {
 
 export interface SidebarUpdatedPayload {
   paths: string[]
+  /** The generated sidebar's sections that changed, by key (VitePress's multi-sidebar); null: the section is gone. */
+  sections?: Record<string, DefaultTheme.SidebarItem[] | null>
+  /** The whole sidebar, when it is not one section per folder (the author's own, merged). */
+  sidebar?: DefaultTheme.Sidebar
 }
 
 /** Every custom HMR event MetaBlog sends, by name; `sendEvent` and `onServerEvent` are typed by it. */

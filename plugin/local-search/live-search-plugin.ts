@@ -28,6 +28,8 @@ export function liveSearchPlugin(): Plugin {
   /** The ids each page added, to take them out again when it changes. */
   const idsByPage = new Map<string, { locale: string; ids: string[] }>()
   let queue = Promise.resolve()
+  /** Whether the index was asked for: until a search box opens, nothing is rendered for it. */
+  let started = false
 
   function indexOf(locale: string): MiniSearch<SearchDocument> {
     let index = indexes.get(locale)
@@ -84,6 +86,19 @@ export function liveSearchPlugin(): Plugin {
     return queue
   }
 
+  /**
+   * The first request for the index builds it, page by page (each read yields to other requests):
+   * a 10,000-page blog's dev server starts, and paints, without rendering every page for a search box nobody opened.
+   */
+  function indexAll(): Promise<void> {
+    if (started) return queue
+    started = true
+    queue = queue.then(async () => {
+      for (const page of site!.pages) await reindex(page).catch((error: unknown) => site?.logger.warn(`MetaBlog could not index ${page} for search: ${String(error)}`))
+    })
+    return queue
+  }
+
   function notify(): void {
     if (!server) return
     const timestamp = Date.now()
@@ -119,13 +134,13 @@ export function liveSearchPlugin(): Plugin {
         delete vitepressSearch.handleHotUpdate
       }
     },
-    async configureServer(devServer) {
+    configureServer(devServer) {
       if (!site) return
       server = devServer
-      for (const page of site.pages) await update(page)
       const onFile = (file: string) => {
         const page = pageOf(file)
-        if (page) void update(page)
+        // Before the first build, the change is read when it runs.
+        if (page && started) void update(page)
       }
       devServer.watcher.on('add', onFile)
       devServer.watcher.on('change', onFile)
@@ -133,7 +148,7 @@ export function liveSearchPlugin(): Plugin {
     },
     async load(id) {
       if (!site || !id.startsWith(INDEX_ID)) return undefined
-      await queue
+      await indexAll()
       if (id === INDEX_ID) {
         const locales = new Set(['root', ...Object.keys(site.site.locales ?? {}), ...indexes.keys()])
         return `export default {${[...locales].map((locale) => `${JSON.stringify(locale)}: () => import('@localSearchIndex${locale}')`).join(',')}}`

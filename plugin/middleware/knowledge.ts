@@ -2,16 +2,32 @@ import type { GraphResponse, SearchResponse } from '../protocol.js'
 import type { KnowledgeIndex } from '../../server/knowledge/knowledge-index.js'
 import { createRoute } from './api-handler.js'
 
+/** A search right after the server starts waits this long for the knowledge index, then answers without it. */
+const BRIEF_WAIT_MS = 500
+
+const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds))
+
+/** Where the routes find the knowledge index: once built (waiting for it), or now (null while it is built). */
+export interface KnowledgeSource {
+  ready: () => Promise<KnowledgeIndex>
+  now: () => KnowledgeIndex | null
+}
+
 /** GET /graph and GET /search?q= from the live knowledge index. */
-export function knowledgeMiddleware(index: () => KnowledgeIndex) {
+export function knowledgeMiddleware(source: KnowledgeSource) {
   const graph = createRoute(/^\/graph$/, {
     async GET() {
-      return { body: index().graph() satisfies GraphResponse }
+      return { body: (await source.ready()).graph() satisfies GraphResponse }
     },
   })
   const search = createRoute(/^\/search$/, {
     async GET(_request, url) {
-      return { body: { results: index().search(url.searchParams.get('q') ?? '') } satisfies SearchResponse }
+      // Never waits long behind a build: until the search index is complete, the answer says how much it covers.
+      const index = source.now() ?? (await Promise.race([source.ready(), sleep(BRIEF_WAIT_MS).then(() => null)]))
+      if (!index) return { body: { results: [], partial: true, indexed: 0, total: 0 } satisfies SearchResponse }
+      const { results, progress } = index.searchNow(url.searchParams.get('q') ?? '')
+      const body: SearchResponse = progress ? { results, partial: true, indexed: progress.indexed, total: progress.total } : { results }
+      return { body }
     },
   })
   return [graph, search]

@@ -11,7 +11,7 @@ import { loadPages } from './load-pages.js'
 import { NameTable, dependencyKeysOf, symmetricDifference } from './name-table.js'
 import { parsePage, type ParsedPage } from './parse-page.js'
 import { lookupOf, resolveLookup, type Resolution } from './resolver.js'
-import { LiveSearch } from './live-search.js'
+import { LiveSearch, type SearchAnswer } from './live-search.js'
 import { DEFAULT_SEARCH_LIMIT } from './search-index.js'
 import { buildSections, buildSidebar, type SidebarOptions } from './sidebar.js'
 import type { IndexSnapshot } from './snapshot.js'
@@ -20,6 +20,7 @@ import type { OutgoingLink, PageInput, ResolvedPage } from './index-types.js'
 export type { IndexUpdate } from './change-set.js'
 export type { OutgoingLink, PageInput, ResolvedPage } from './index-types.js'
 export type { Collision } from './graph-view.js'
+export type { SearchAnswer } from './live-search.js'
 
 /**
  * The live knowledge layer: every page's links resolved Obsidian-style, backlinks, unresolved
@@ -174,8 +175,22 @@ export class KnowledgeIndex {
     return buildSections(this.pages.values(), options)
   }
 
+  /** The sections `sidebarSections` gives for these top-level folders only: a live update rebuilds what changed, not the whole site. */
+  sidebarSectionsOf(folders: ReadonlySet<string>, options?: SidebarOptions): DefaultTheme.SidebarMulti {
+    const inFolders = [...this.pages.values()].filter((page) => {
+      const slash = page.path.indexOf('/')
+      return slash !== -1 && folders.has(page.path.slice(0, slash))
+    })
+    return buildSections(inFolders, options)
+  }
+
   search(query: string, limit = DEFAULT_SEARCH_LIMIT): SearchResult[] {
     return this.liveSearch.search(query, limit)
+  }
+
+  /** Like `search`, but never waits for the background build: until it is done, answers from the pages indexed so far. */
+  searchNow(query: string, limit = DEFAULT_SEARCH_LIMIT): SearchAnswer {
+    return this.liveSearch.searchNow(query, limit)
   }
 
   /** Builds the search index now, all at once, rather than on the first query. */
@@ -183,9 +198,9 @@ export class KnowledgeIndex {
     this.liveSearch.complete()
   }
 
-  /** Builds the search index in the background, yielding to the event loop; searching meanwhile still works. */
-  prepareSearch(): Promise<void> {
-    return this.liveSearch.prepare()
+  /** Builds the search index in the background, awaiting `pause` between slices; searching meanwhile answers from what is indexed. */
+  prepareSearch(pause?: () => Promise<unknown>): Promise<void> {
+    return this.liveSearch.prepare(pause)
   }
 
   /** A deterministic plain-data view of everything the index holds, to compare two indexes. */

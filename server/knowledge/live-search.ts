@@ -4,10 +4,23 @@ import { SearchIndex, type SearchablePage } from './search-index.js'
 // Long enough to make progress, short enough that the dev server stays responsive.
 const SLICE_MS = 12
 
+/** Pages a query adds on the spot rather than answer without them (a few milliseconds' work). */
+const CATCH_UP_ON_QUERY = 100
+
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve))
+
+/** Search results, and how much of the blog they cover while the first build is still running. */
+export interface SearchAnswer {
+  results: SearchResult[]
+  /** Present while the index is still being built: the results come from `indexed` of `total` pages. */
+  progress?: { indexed: number; total: number }
+}
+
 /**
  * The search index over a live page map. Built on first use, or in the background in slices
  * that yield to the event loop (a 10k-page blog takes seconds); page changes made meanwhile are
- * applied as they come, and a search before the build finishes completes it on the spot.
+ * applied as they come. A search during the background build answers from what is indexed so far
+ * and says so; a search once it is done catches up on the few pages changed since, on the spot.
  */
 export class LiveSearch {
   private index: SearchIndex | null = null
@@ -25,6 +38,15 @@ export class LiveSearch {
     return this.complete().search(query, limit)
   }
 
+  /**
+   * Like `search`, but never waits behind a background build: with more than a few pages still to
+   * add, it answers from the pages indexed so far and says how many that is.
+   */
+  searchNow(query: string, limit?: number): SearchAnswer {
+    if (!this.index || !this.pending || this.pending.size <= CATCH_UP_ON_QUERY) return { results: this.search(query, limit) }
+    return { results: this.index.search(query, limit), progress: { indexed: this.index.size, total: this.pages.size } }
+  }
+
   /** The finished index, built now if need be. */
   complete(): SearchIndex {
     if (!this.index) this.index = SearchIndex.build(this.pages.values())
@@ -35,8 +57,11 @@ export class LiveSearch {
     return this.index
   }
 
-  /** Builds the index a slice at a time; resolves when it is complete. */
-  prepare(): Promise<void> {
+  /**
+   * Builds the index a slice at a time; resolves when it is complete. Between slices it awaits
+   * `pause` (default: the next turn of the event loop), so a busy server can hold the build back.
+   */
+  prepare(pause: () => Promise<unknown> = nextTurn): Promise<void> {
     if (this.ready) return Promise.resolve()
     if (this.preparing) return this.preparing
     this.index ??= new SearchIndex()
@@ -48,7 +73,7 @@ export class LiveSearch {
           this.add(path)
           if (performance.now() >= deadline) break
         }
-        await new Promise((resolve) => setImmediate(resolve))
+        await pause()
       }
       this.pending = null
       this.preparing = null

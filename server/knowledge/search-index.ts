@@ -45,13 +45,16 @@ const PREFIX: SearchOptions = {
 // Typo tolerance walks much of the term tree: only tried when nothing else matched.
 const FUZZY: SearchOptions = { ...EXACT, fuzzy: (term) => (term.length >= 5 && !isCjkTerm(term) ? 0.2 : false), maxFuzzy: 2 }
 
+const titleOf = (page: SearchablePage) => page.title.slice(0, MAX_SEARCH_TEXT)
+const textOf = (page: SearchablePage) => markdownToText(page.content.slice(page.bodyOffset, page.bodyOffset + MAX_SEARCH_TEXT))
+
 function toDocument(page: SearchablePage): SearchDocument {
   return {
     id: page.path,
-    title: page.title.slice(0, MAX_SEARCH_TEXT),
+    title: titleOf(page),
     headings: page.headings.map((heading) => heading.text).join('\n').slice(0, MAX_SEARCH_TEXT),
     tags: page.tags.join(' '),
-    text: markdownToText(page.content.slice(page.bodyOffset, page.bodyOffset + MAX_SEARCH_TEXT)),
+    text: textOf(page),
   }
 }
 
@@ -65,18 +68,15 @@ export class SearchIndex {
     // Replacing a page leaves tombstones; clean them up in small batches once enough pile up.
     autoVacuum: { minDirtCount: 100, minDirtFactor: 0.1, batchSize: 1000, batchWait: 10 },
   })
-  /** Title and plain text of each page, for results and snippets. */
-  private readonly documents = new Map<string, { title: string; text: string }>()
+  /**
+   * The page each indexed path was indexed from, for results and snippets. The page itself, not its
+   * plain text: a snippet is made for the few pages a query returns, and 10,000 pages' text stays out of memory.
+   */
+  private readonly documents = new Map<string, SearchablePage>()
 
   static build(pages: Iterable<SearchablePage>): SearchIndex {
     const index = new SearchIndex()
-    const documents: SearchDocument[] = []
-    for (const page of pages) {
-      const document = toDocument(page)
-      index.documents.set(page.path, { title: document.title, text: document.text })
-      documents.push(document)
-    }
-    index.engine.addAll(documents)
+    for (const page of pages) index.upsert(page)
     return index
   }
 
@@ -89,10 +89,9 @@ export class SearchIndex {
   }
 
   upsert(page: SearchablePage): void {
-    const document = toDocument(page)
     if (this.documents.has(page.path)) this.engine.discard(page.path)
-    this.engine.add(document)
-    this.documents.set(page.path, { title: document.title, text: document.text })
+    this.engine.add(toDocument(page))
+    this.documents.set(page.path, page)
   }
 
   remove(path: string): void {
@@ -118,12 +117,12 @@ export class SearchIndex {
     const snippetTerms = [processTerm(query.trim()), ...terms]
     return hits.slice(0, limit).map((hit) => {
       const path = String(hit.id)
-      const document = this.documents.get(path)
+      const page = this.documents.get(path)
       return {
         path,
-        title: document?.title ?? path,
+        title: page ? titleOf(page) : path,
         score: Math.round(hit.score * 1000) / 1000,
-        snippet: makeSnippet(document?.text ?? '', snippetTerms),
+        snippet: makeSnippet(page ? textOf(page) : '', snippetTerms),
       }
     })
   }

@@ -48,11 +48,14 @@ describe('the live knowledge layer on the real dev server', () => {
     expect(created.edges).toContainEqual(expect.objectContaining({ source: 'index.md', target: 'guide/missing-page.md' }))
     expect(created.unresolved).not.toContainEqual({ source: 'index.md', target: 'Missing Page' })
     expect((await search('quokkas')).map((result) => result.path)).toEqual(['guide/missing-page.md'])
-    await sawEvent('metablog:sidebar-updated', since)
+    const sidebarEvent = await sawEvent('metablog:sidebar-updated', since)
     const graphEvent = await sawEvent('metablog:graph-updated', since)
     expect(graphEvent.data.paths).toEqual(expect.arrayContaining(['guide/missing-page.md', 'index.md']))
-    // The page that links to it re-renders; the sidebar arrives as an update of the site data.
-    await until(() => hmr.messages.some((message) => message.type === 'update' && JSON.stringify(message).includes('@siteData')), 5000, 'a site-data update')
+    // The sidebar arrives as the one section that changed, for the page to patch: no site-data refetch.
+    expect(Object.keys(sidebarEvent.data.sections)).toEqual(['/guide/'])
+    expect(JSON.stringify(sidebarEvent.data.sections['/guide/'])).toContain('Missing Page')
+    // Sent before the write was answered: had the site data been re-sent, its update would be here already.
+    expect(hmr.messages.some((message) => message.type === 'update' && JSON.stringify(message).includes('@siteData'))).toBe(false)
 
     since = hmr.events.length
     await write('guide/missing-page.md', '---\ntitle: Found Page\naliases: [Missing Page]\n---\n\n# Found Page\n\nAbout zanzibar quokkas.\n')

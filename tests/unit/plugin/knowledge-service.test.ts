@@ -35,10 +35,25 @@ describe('KnowledgeService', () => {
     const prepare = vi.spyOn(KnowledgeIndex.prototype, 'prepareSearch')
     await new KnowledgeService({ sidebar: true }).load(siteConfig(), 'build')
     expect(prepare).not.toHaveBeenCalled()
-    const index = await new KnowledgeService({ sidebar: true }).load(siteConfig(), 'serve')
+    const service = new KnowledgeService({ sidebar: true })
+    await service.load(siteConfig(), 'serve')
+    await service.ready
     expect(prepare).toHaveBeenCalledTimes(1)
     await prepare.mock.results[0]!.value
-    expect(index.search('published').map((result) => result.path)).toContain('posts/published.md')
+    expect(service.index.search('published').map((result) => result.path)).toContain('posts/published.md')
+  })
+
+  it('lets the dev server start while the index is built: the folders are known at once, the index and sidebar once ready', async () => {
+    const service = new KnowledgeService({ sidebar: true })
+    const config = siteConfig()
+    await service.load(config, 'serve')
+    expect(service.sourceDir).toBe(site)
+    expect(service.index.size).toBe(0)
+    expect(service.builtIndex).toBeNull()
+    await service.ready
+    expect(service.index.size).toBe(3)
+    expect(service.builtIndex).toBe(service.index)
+    expect(Object.keys(config.site.themeConfig.sidebar)).toEqual(['/posts/'])
   })
 
   it('leaves draft pages and the links to and from them out of a build’s graph module', async () => {
@@ -54,6 +69,7 @@ describe('KnowledgeService', () => {
   it('keeps drafts in the dev server’s graph', async () => {
     const service = new KnowledgeService({ sidebar: true })
     await service.load(siteConfig(), 'serve')
+    await service.ready
     expect(moduleData(service).nodes.map((node: { path: string }) => node.path)).toContain('posts/secret.md')
   })
 })

@@ -1,0 +1,122 @@
+// Helpers for the dev-scale bench: the generated blog written twice (plain VitePress and with MetaBlog),
+// `vitepress dev` in a process of its own, and the resident memory of its whole process tree.
+import { spawn, type ChildProcess } from 'node:child_process'
+import fs from 'node:fs'
+import net from 'node:net'
+import path from 'node:path'
+import { freePort } from '../helpers/dev-server-process.js'
+import { makeTempDir, REPO_ROOT } from '../helpers/dev-server.js'
+import type { SyntheticPage } from './knowledge-synthetic-blog.js'
+
+const VITEPRESS_BIN = path.join(REPO_ROOT, 'node_modules/vitepress/bin/vitepress.js')
+
+const PLAIN_CONFIG = `import { defineConfig } from 'vitepress'
+export default defineConfig({ title: 'Scale', cleanUrls: true })
+`
+const METABLOG_CONFIG = `import { defineConfig } from 'vitepress'
+import { withMetaBlog } from 'metablog'
+export default withMetaBlog(defineConfig({ title: 'Scale', cleanUrls: true }), {})
+`
+const METABLOG_THEME = `import MetaBlogTheme from 'metablog/theme'
+export default MetaBlogTheme
+`
+
+/** Writes the pages under a temp site inside the repo (so `metablog` resolves by self-reference, as in the demo). */
+export async function writeSite(kind: 'plain' | 'metablog', pages: SyntheticPage[]): Promise<string> {
+  const root = await makeTempDir(`devscale-${kind}`)
+  const folders = new Set(pages.map((page) => path.dirname(path.join(root, page.path))))
+  for (const folder of folders) fs.mkdirSync(folder, { recursive: true })
+  for (const page of pages) fs.writeFileSync(path.join(root, page.path), page.content)
+  // No theme folder at all for plain VitePress: an empty one would make it look for a custom theme.
+  fs.mkdirSync(path.join(root, kind === 'plain' ? '.vitepress' : '.vitepress/theme'), { recursive: true })
+  fs.writeFileSync(path.join(root, '.vitepress/config.ts'), kind === 'plain' ? PLAIN_CONFIG : METABLOG_CONFIG)
+  if (kind === 'metablog') fs.writeFileSync(path.join(root, '.vitepress/theme/index.ts'), METABLOG_THEME)
+  return root
+}
+
+export interface RunningServer {
+  origin: string
+  /** Date.now() when the process was spawned. */
+  spawnedAt: number
+  child: ChildProcess
+  output: () => string
+  stop: () => Promise<void>
+}
+
+function portOpen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1')
+    socket.once('connect', () => (socket.destroy(), resolve(true)))
+    socket.once('error', () => resolve(false))
+  })
+}
+
+/** Spawns `vitepress dev` and resolves once its port accepts connections (the server has listened). */
+export async function startServer(root: string, timeoutMs: number): Promise<RunningServer> {
+  const port = await freePort()
+  const spawnedAt = Date.now()
+  const child = spawn(process.execPath, [VITEPRESS_BIN, 'dev', root, '--host', '127.0.0.1', '--port', String(port), '--strictPort'], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, OPENAI_API_KEY: '', OPENAI_BASE_URL: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let output = ''
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk))
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk))
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return
+    const exited = new Promise((resolve) => child.once('exit', resolve))
+    child.kill('SIGTERM')
+    const timer = setTimeout(() => child.kill('SIGKILL'), 5000)
+    await exited
+    clearTimeout(timer)
+  }
+  while (!(await portOpen(port))) {
+    if (child.exitCode !== null || Date.now() - spawnedAt > timeoutMs) {
+      await stop()
+      throw new Error(`vitepress dev for ${root} did not listen within ${timeoutMs} ms:\n${output}`)
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+  return { origin: `http://127.0.0.1:${port}`, spawnedAt, child, output: () => output, stop }
+}
+
+function statusField(pid: number, field: string): number {
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8')
+    const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)
+    return match ? Number(match[1]) * 1024 : 0
+  } catch {
+    return 0
+  }
+}
+
+function descendants(pid: number): number[] {
+  const found: number[] = []
+  let tasks: string[] = []
+  try {
+    tasks = fs.readdirSync(`/proc/${pid}/task`)
+  } catch {
+    return found
+  }
+  for (const task of tasks) {
+    let children = ''
+    try {
+      children = fs.readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8')
+    } catch {
+      continue
+    }
+    for (const child of children.split(/\s+/).filter(Boolean).map(Number)) found.push(child, ...descendants(child))
+  }
+  return found
+}
+
+/** Resident memory of a process and every process under it (Vite's esbuild service among them), in bytes. */
+export function treeRss(pid: number): number {
+  return [pid, ...descendants(pid)].reduce((sum, each) => sum + statusField(each, 'VmRSS'), 0)
+}
+
+/** The highest resident memory the process itself reached, in bytes. */
+export function peakRss(pid: number): number {
+  return statusField(pid, 'VmHWM')
+}
