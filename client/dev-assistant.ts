@@ -50,8 +50,8 @@ export function installAssistant(app: App, siteData: Ref<SiteData>): void {
   render(vnode, container)
 }
 
-/** The live graph from the dev server's API; null without the page token. */
-export async function loadLiveGraph(): Promise<GraphResponse | null> {
+/** The live graph from the dev server's API, or with `path` that page's neighbourhood; null without the page token. */
+export async function loadLiveGraph(path?: string): Promise<GraphResponse | null> {
   const connection = connectionFromPage()
-  return connection ? createMetaBlogApi(connection).graph() : null
+  return connection ? createMetaBlogApi(connection).graph({ path }) : null
 }

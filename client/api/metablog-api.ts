@@ -92,7 +92,9 @@ export function createMetaBlogApi(connection: ApiConnection) {
     appendCheckpoint: (taskId: string, patch: CheckpointPatch, options: CallOptions = {}) =>
       call<{ taskId: string; updatedAt: number }>(`/checkpoints/${encodeURIComponent(taskId)}`, { method: 'POST', signal: options.signal, json: patch }),
     deleteCheckpoint: (taskId: string) => call<{ deleted: boolean }>(`/checkpoints/${encodeURIComponent(taskId)}`, { method: 'DELETE' }),
-    graph: (options: CallOptions = {}) => call<GraphResponse>('/graph', options),
+    /** The whole graph, or with `path` that page's neighbourhood (what its backlinks draw). */
+    graph: ({ path, ...options }: CallOptions & { path?: string } = {}) =>
+      call<GraphResponse>(path === undefined ? '/graph' : `/graph?path=${encodeURIComponent(path)}`, options),
     search: (query: string, options: CallOptions = {}) => call<SearchResponse>(`/search${queryString({ q: query })}`, options),
     llmStatus: (options: CallOptions = {}) => call<LlmStatusResponse>('/llm/status', options),
     llmModels: (options: CallOptions = {}) => call<LlmModelsResponse>('/llm/models', options),

@@ -1,4 +1,4 @@
-import { computed, shallowRef, type ComputedRef, type Ref, type ShallowRef } from 'vue'
+import { computed, onScopeDispose, shallowRef, watch, type ComputedRef, type Ref, type ShallowRef } from 'vue'
 import { inBrowser, useData, withBase } from 'vitepress'
 import assistant from 'virtual:metablog/assistant'
 import graphAsset from 'virtual:metablog/graph'
@@ -49,10 +49,12 @@ export function useKnowledgeGraph(): ShallowRef<GraphResponse> {
 }
 
 /**
- * `path`'s neighbourhood: in a build, the slice that came with the page's own data when `path` is
- * that page (no whole graph needed); otherwise cut from the whole graph.
+ * `path`'s neighbourhood: in dev, asked of the dev server (`GET /graph?path=`); in a build, the slice
+ * that came with the page's own data when `path` is that page (no whole graph needed); otherwise cut
+ * from the whole graph.
  */
 export function usePageGraph(path: Ref<string | undefined>): ComputedRef<GraphResponse> {
+  if (assistant) return liveNeighbourhood(path, assistant.loadLiveGraph)
   const { page } = useData()
   let whole: ShallowRef<GraphResponse> | null = null
   return computed(() => {
@@ -62,4 +64,27 @@ export function usePageGraph(path: Ref<string | undefined>): ComputedRef<GraphRe
     whole ??= useKnowledgeGraph()
     return neighbourhood(whole.value, wanted)
   })
+}
+
+/** In dev, `path`'s neighbourhood from the dev server, asked again when the path or the graph changes. */
+function liveNeighbourhood(path: Ref<string | undefined>, load: (path: string) => Promise<GraphResponse | null>): ComputedRef<GraphResponse> {
+  const slice = shallowRef<{ path: string; graph: GraphResponse } | null>(null)
+  const refresh = createLatestRefresh(
+    async () => {
+      const wanted = path.value
+      const graph = wanted ? await load(wanted) : EMPTY
+      return graph && wanted ? { path: wanted, graph } : null
+    },
+    (fresh) => (slice.value = fresh),
+  )
+  if (inBrowser) {
+    watch(path, () => void refresh.now(), { immediate: true })
+    const stop = eventBus.on('graph:changed', () => refresh.schedule())
+    onScopeDispose(() => {
+      stop()
+      refresh.cancel()
+    })
+  }
+  // Another page's neighbours never show while this page's are on their way.
+  return computed(() => (slice.value && slice.value.path === path.value ? slice.value.graph : EMPTY))
 }

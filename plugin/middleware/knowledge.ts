@@ -1,4 +1,5 @@
 import type { GraphResponse, SearchResponse } from '../protocol.js'
+import { neighbourhood } from '../../server/knowledge/graph-neighbourhood.js'
 import type { KnowledgeIndex } from '../../server/knowledge/knowledge-index.js'
 import { createRoute } from './api-handler.js'
 
@@ -13,11 +14,14 @@ export interface KnowledgeSource {
   now: () => KnowledgeIndex | null
 }
 
-/** GET /graph and GET /search?q= from the live knowledge index. */
+/** GET /graph (or one page's neighbourhood, `?path=`) and GET /search?q= from the live knowledge index. */
 export function knowledgeMiddleware(source: KnowledgeSource) {
   const graph = createRoute(/^\/graph$/, {
-    async GET() {
-      return { body: (await source.ready()).graph() satisfies GraphResponse }
+    async GET(_request, url) {
+      const whole = (await source.ready()).graph()
+      // A page's "Linked from" needs its neighbours only: on a 10,000-page blog the whole graph is megabytes.
+      const path = url.searchParams.get('path')
+      return { body: (path === null ? whole : neighbourhood(whole, path)) satisfies GraphResponse }
     },
   })
   const search = createRoute(/^\/search$/, {

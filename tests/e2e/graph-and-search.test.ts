@@ -124,3 +124,31 @@ describe('the site search box', () => {
     await screenshot(page, 'site-search-cjk')
   })
 })
+
+describe("a page's backlinks on the dev server", () => {
+  it('asks for its own neighbourhood only, and shows a new linking page without a reload', async () => {
+    const graphRequests: string[] = []
+    const onRequest = (request: { url(): string }) => {
+      if (request.url().includes('/__metablog/api/graph')) graphRequests.push(new URL(request.url()).search)
+    }
+    page.on('request', onRequest)
+    await page.goto(`${dev.origin}/posts/atomic-file-writes`)
+    const linkedFrom = page.locator('.metablog-backlinks li a')
+    // The cheat sheet and the markdown-it post link to it.
+    await expect.poll(() => linkedFrom.count(), { timeout: 30_000 }).toBeGreaterThanOrEqual(2)
+    expect(await linkedFrom.allTextContents()).not.toContain('Fsync questions')
+
+    const response = await dev.api('/files', {
+      method: 'PUT',
+      json: { path: 'notes/fsync-questions.md', content: '---\ntitle: Fsync questions\n---\n\n# Fsync questions\n\nWhen does [[atomic-file-writes]] need an fsync?\n' },
+      headers: { 'If-None-Match': '*' },
+    })
+    expect(response.status).toBe(201)
+    await expect.poll(() => linkedFrom.allTextContents(), { timeout: 15_000 }).toContain('Fsync questions')
+    // Every graph request the post made named the post: the whole graph never loaded outside the graph page.
+    page.off('request', onRequest)
+    expect(graphRequests.length).toBeGreaterThanOrEqual(2)
+    expect(graphRequests.every((search) => search === '?path=posts%2Fatomic-file-writes.md')).toBe(true)
+    expect(pageErrors).toEqual([])
+  })
+})

@@ -40,6 +40,18 @@ describe('the live knowledge layer on the real dev server', () => {
     expect(await siteData()).toContain('Getting Started')
   })
 
+  it('answers one page’s neighbourhood, what its backlinks draw, without the rest of the graph', async () => {
+    const whole = await graph()
+    const slice = (await dev.api('/graph?path=index.md')).json as typeof whole
+    const near = new Set(['index.md', ...whole.edges.flatMap((edge) => (edge.source === 'index.md' ? [edge.target] : edge.target === 'index.md' ? [edge.source] : []))])
+    expect(slice.nodes.map((node) => node.path).sort()).toEqual([...near].sort())
+    expect(near.size).toBeLessThan(whole.nodes.length)
+    expect(slice.edges.every((edge) => near.has(edge.source) && near.has(edge.target))).toBe(true)
+    expect(slice.unresolved).toEqual(whole.unresolved.filter((link) => link.source === 'index.md'))
+    expect(slice.unresolved).toContainEqual({ source: 'index.md', target: 'Missing Page' })
+    expect((await dev.api('/graph?path=no/such-page.md')).json).toEqual({ nodes: [], edges: [], unresolved: [] })
+  })
+
   it('a page created, retitled and deleted through the API reaches sidebar, backlinks, graph and search at once', async () => {
     let since = hmr.events.length
     await write('guide/missing-page.md', '---\ntitle: Missing Page\n---\n\n# Missing Page\n\nAbout zanzibar quokkas.\n')
