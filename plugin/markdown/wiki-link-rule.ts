@@ -2,7 +2,7 @@ import type { MarkdownRenderer } from 'vitepress'
 import { BLOCK_ID } from '../../server/knowledge/heading-ids.js'
 import { pageRoute } from '../../server/knowledge/routes.js'
 import { slugify as vitepressSlugify } from '../../server/knowledge/slug.js'
-import { isAssetTarget, parseWikiInner } from '../../server/knowledge/wiki-syntax.js'
+import { isAssetTarget, wikiLinkAt } from '../../server/knowledge/wiki-syntax.js'
 import { encodeFragment, renderAttachment } from './attachment-embed.js'
 import { blockAnchorsPlugin, type SamePageFragment } from './block-anchors.js'
 
@@ -75,17 +75,10 @@ export function wikiLinkPlugin(md: MarkdownRenderer, options: WikiLinkOptions): 
   }
 
   const rule = (state: StateInline, silent: boolean): boolean => {
-    const { src } = state
-    const start = state.pos
-    const embed = src.charCodeAt(start) === 0x21 /* ! */
-    const open = embed ? start + 1 : start
-    if (src.charCodeAt(open) !== 0x5b || src.charCodeAt(open + 1) !== 0x5b) return false
-    const close = src.indexOf(']]', open + 2)
-    if (close === -1 || close + 2 > state.posMax) return false
-    const inner = src.slice(open + 2, close)
-    const parts = parseWikiInner(inner)
+    const found = wikiLinkAt(state.src, state.pos, state.posMax)
     // A wiki-link inside a link's text would nest anchors: leave it as text.
-    if (!parts || state.linkLevel > 0) return false
+    if (!found || state.linkLevel > 0) return false
+    const { embed, open, close, inner, parts } = found
     if (!silent) {
       const env = (state.env ?? {}) as RenderEnv
       const fromPath = env.relativePath ?? ''

@@ -46,6 +46,29 @@ function lastHeading(text: string): string | undefined {
 // VitePress's own `[[toc]]` (a table of contents) looks like a wiki-link; it is left to VitePress.
 const VITEPRESS_SYNTAX = /^\s*toc\s*$/i
 
+/** A `[[…]]` or `![[…]]` found at a position of inline text. */
+export interface WikiLinkMatch {
+  embed: boolean
+  /** Where `[[` starts (after the `!` of an embed). */
+  open: number
+  /** Where `]]` starts. */
+  close: number
+  inner: string
+  parts: WikiLinkParts
+}
+
+/** The wiki-link or embed starting at `start` of `src`, closing before `max`; null when there is none. Shared by the site's rule and the page's source map. */
+export function wikiLinkAt(src: string, start: number, max: number): WikiLinkMatch | null {
+  const embed = src.charCodeAt(start) === 0x21 /* ! */
+  const open = embed ? start + 1 : start
+  if (src.charCodeAt(open) !== 0x5b || src.charCodeAt(open + 1) !== 0x5b) return null
+  const close = src.indexOf(']]', open + 2)
+  if (close === -1 || close + 2 > max) return null
+  const inner = src.slice(open + 2, close)
+  const parts = parseWikiInner(inner)
+  return parts ? { embed, open, close, inner, parts } : null
+}
+
 /** Splits the text between `[[` and `]]`. Returns null when it is not a link (empty, a line break, or VitePress's `[[toc]]`). */
 export function parseWikiInner(inner: string): WikiLinkParts | null {
   if (inner.includes('\n') || inner.includes('[[') || VITEPRESS_SYNTAX.test(inner)) return null

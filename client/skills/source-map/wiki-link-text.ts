@@ -1,7 +1,7 @@
 // The text the site's wiki-link rule (plugin/markdown/wiki-link-rule.ts) renders, without its links.
 import type MarkdownIt from 'markdown-it'
 import type { StateInline } from 'markdown-it'
-import { isAssetTarget, parseWikiInner } from '../../../server/knowledge/wiki-syntax.js'
+import { isAssetTarget, wikiLinkAt } from '../../../server/knowledge/wiki-syntax.js'
 
 /** What the page knows of link targets; without it embeds show their target and attachments are taken as present. */
 export interface LinkTargets {
@@ -31,16 +31,9 @@ export function wikiLinkTextPlugin(md: MarkdownIt, options: LinkTargets = {}): v
 
   md.inline.ruler.before('link', 'metablog_wikilink', (plain, silent) => {
     const state = plain as Inline
-    const { src } = state
-    const start = state.pos
-    const embed = src.charCodeAt(start) === 0x21 /* ! */
-    const open = embed ? start + 1 : start
-    if (src.charCodeAt(open) !== 0x5b || src.charCodeAt(open + 1) !== 0x5b) return false
-    const close = src.indexOf(']]', open + 2)
-    if (close === -1 || close + 2 > state.posMax) return false
-    const inner = src.slice(open + 2, close)
-    const parts = parseWikiInner(inner)
-    if (!parts || state.linkLevel > 0) return false
+    const found = wikiLinkAt(state.src, state.pos, state.posMax)
+    if (!found || state.linkLevel > 0) return false
+    const { embed, open, close, inner, parts } = found
     if (!silent) {
       state.push('metablog_link_open', 'a', 1)
       if (isAssetTarget(parts.target)) {
