@@ -173,7 +173,7 @@ export function createLlmGateway(options: LlmGatewayOptions): LlmGateway {
 
     async models() {
       const config = await resolveConfig()
-      const listing = await listModels(config, config.configured ? clientFor(config) : null)
+      const listing = await listModels(config, config.configured ? clientFor(config) : null, Object.keys(llm.models ?? {}))
       if (config.configured && listing.listed) allowListFor(config).remember(listing.models)
       return listing
     },

@@ -73,6 +73,9 @@ describe('listModels falls back to the configured model', () => {
     const baseURL = fake.baseURL.replace(/\/v1$/, '/no-listing')
     const result = await listModels(config(baseURL), new OpenAI({ baseURL, apiKey: KEY, maxRetries: 0 }))
     expect(result).toEqual({ models: [MODEL], current: MODEL, listed: false })
+    // The author's llm.models are offered too, after the configured one, whether or not the provider lists.
+    const offered = await listModels(config(baseURL), new OpenAI({ baseURL, apiKey: KEY, maxRetries: 0 }), ['deepseek-reasoner', MODEL])
+    expect(offered).toEqual({ models: [MODEL, 'deepseek-reasoner'], current: MODEL, listed: false })
   })
 
   it('when the provider is unreachable', async () => {
