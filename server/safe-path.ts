@@ -1,3 +1,4 @@
+import fsSync from 'node:fs'
 import fs from 'node:fs/promises'
 import path from 'node:path'
 import { MetaBlogError, isErrnoException } from './errors.js'
@@ -129,13 +130,16 @@ async function followLinks(root: string, segments: string[]): Promise<string> {
     let next = path.join(current, segment)
     let stats
     try {
-      stats = await fs.lstat(next).catch(async (error: unknown) => {
+      try {
+        // Sync on purpose, here and below: an lstat takes microseconds, a thread-pool round trip a millisecond under load.
+        stats = fsSync.lstatSync(next)
+      } catch (error) {
         // The name asked for is NFC; the file may be spelled otherwise on disk (an editor wrote NFD).
         const spelled = isErrnoException(error) && error.code === 'ENOENT' ? await spellingOnDisk(current, segment) : null
         if (spelled === null) throw error
         next = path.join(current, spelled)
-        return fs.lstat(next)
-      })
+        stats = fsSync.lstatSync(next)
+      }
     } catch (error) {
       // Nothing exists from here on, so no symlink can redirect what is left.
       if (isErrnoException(error) && (error.code === 'ENOENT' || error.code === 'ENOTDIR')) return path.join(next, ...rest)
@@ -146,7 +150,7 @@ async function followLinks(root: string, segments: string[]): Promise<string> {
       continue
     }
     if (++hops > MAX_LINK_HOPS) throw Object.assign(new Error('too many symlinks'), { code: 'ELOOP' })
-    const target = await fs.readlink(next)
+    const target = fsSync.readlinkSync(next)
     if (path.isAbsolute(target)) current = path.parse(target).root
     // Only Windows reads a backslash as a separator; elsewhere it is part of a name.
     rest.unshift(...target.split(path.sep === '/' ? '/' : /[\\/]/))
@@ -161,7 +165,7 @@ async function followLinks(root: string, segments: string[]): Promise<string> {
  */
 export async function resolvePagePath(sourceDir: string, input: unknown): Promise<SafePath> {
   const relative = checkPagePath(input)
-  const root = await fs.realpath(sourceDir)
+  const root = fsSync.realpathSync(sourceDir)
   const segments = relative.split('/')
   const absolute = path.join(root, ...segments)
   if (!isInside(root, absolute)) reject(input, 'it leaves the source folder')
