@@ -4,7 +4,7 @@ import path from 'node:path'
 import type { Checkpoint } from '../plugin/protocol.js'
 import { removeStaleTempFiles, writeFileAtomic } from './atomic-write.js'
 import { checkPatch, foldCheckpoint, patchLine } from './checkpoint-log.js'
-import { folderNames } from './folder-names.js'
+import { folderNames, removeFile } from './folder-names.js'
 import { MetaBlogError, isErrnoException } from './errors.js'
 import { KeyedMutex } from './keyed-mutex.js'
 
@@ -172,15 +172,5 @@ export class CheckpointStore {
       throw error
     }
     this.warn(`[metablog] checkpoint ${path.basename(file)} was corrupt and has been moved aside to ${path.basename(aside)}.`)
-  }
-}
-
-async function removeFile(file: string): Promise<boolean> {
-  try {
-    await fs.rm(file)
-    return true
-  } catch (error) {
-    if (isErrnoException(error) && error.code === 'ENOENT') return false
-    throw error
   }
 }

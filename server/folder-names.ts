@@ -10,3 +10,14 @@ export async function folderNames(folder: string): Promise<string[]> {
     throw error
   }
 }
+
+/** Removes a state file; false when it was already gone. */
+export async function removeFile(file: string): Promise<boolean> {
+  try {
+    await fs.rm(file)
+    return true
+  } catch (error) {
+    if (isErrnoException(error) && error.code === 'ENOENT') return false
+    throw error
+  }
+}

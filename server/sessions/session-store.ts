@@ -3,7 +3,7 @@ import path from 'node:path'
 import type { SessionEntry, SessionResponse, SessionSummary } from '../../plugin/protocol.js'
 import { MetaBlogError, isErrnoException } from '../errors.js'
 import { KeyedMutex } from '../keyed-mutex.js'
-import { folderNames } from '../folder-names.js'
+import { folderNames, removeFile } from '../folder-names.js'
 import { SESSION_ID, checkSessionId } from './session-entry.js'
 import { MAX_LINE_LENGTH, parseSessionLog, summarizeSession, type SkippedLine } from './session-log.js'
 
@@ -93,13 +93,7 @@ export class SessionStore {
     const file = this.fileOf(id)
     return this.mutex.run(id, async () => {
       this.summaries.delete(id)
-      try {
-        await fs.rm(file)
-        return true
-      } catch (error) {
-        if (isErrnoException(error) && error.code === 'ENOENT') return false
-        throw error
-      }
+      return removeFile(file)
     })
   }
 
