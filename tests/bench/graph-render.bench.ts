@@ -65,6 +65,8 @@ export async function run(): Promise<void> {
     // A first visit lets Vite optimize the page's dependencies (it reloads once); measure the second.
     await page.goto(`${dev.origin}/graph`)
     await page.waitForLoadState('networkidle')
+    // A trace of the measured visit gives the main thread's CPU time, which the machine's load does not inflate.
+    await browser.startTracing(page, { categories: ['toplevel', 'blink.user_timing'] })
     await page.goto(`${dev.origin}/graph`)
     try {
       await page.waitForFunction(`window.__graphBench.draws.some((draw) => draw.nodes === ${nodes})`, null, { timeout: WAIT_MS, polling: 100 })
@@ -80,16 +82,38 @@ export async function run(): Promise<void> {
       longTasks: window.__graphBench.longTasks,
       arrived: Math.max(0, ...performance.getEntriesByType('resource').filter((entry) => /\\/__metablog\\/api\\/graph$/.test(new URL(entry.name).pathname) && !new URL(entry.name).search).map((entry) => entry.responseEnd)),
     })`)) as Measured
+    const traced = await browser.stopTracing()
+    await fs.writeFile(path.join(path.dirname(root), `graph-${PAGES}.trace.json`), traced)
+    const trace = mainThreadTasks(traced)
     const label = await page.locator('.metablog-graph canvas').getAttribute('aria-label')
     await page.screenshot({ path: path.join(path.dirname(root), `graph-${PAGES}.png`) })
-    report(measured, nodes, label ?? '')
+    report(measured, nodes, label ?? '', trace)
   } finally {
     await browser.close()
     await dev.close()
   }
 }
 
-function report({ draws, longTasks, arrived }: Measured, nodes: number, label: string): void {
+interface Task {
+  /** In the page's clock (ms after navigation). */
+  start: number
+  wall: number
+  cpu: number
+}
+
+/** The renderer main thread's top-level tasks from a Chromium trace, in the page's clock. */
+function mainThreadTasks(buffer: Buffer): Task[] {
+  type Event = { name: string; ph: string; pid: number; tid: number; ts: number; dur?: number; tdur?: number; args?: { data?: { documentLoaderURL?: string } } }
+  const { traceEvents } = JSON.parse(buffer.toString()) as { traceEvents: Event[] }
+  // The page's performance.now() counts from its navigationStart, marked on its main thread.
+  const navigation = traceEvents.filter((event) => event.name === 'navigationStart' && /\/graph$/.test(event.args?.data?.documentLoaderURL ?? '')).at(-1)
+  if (!navigation) return []
+  return traceEvents
+    .filter((event) => event.ph === 'X' && event.name === 'ThreadControllerImpl::RunTask' && event.pid === navigation.pid && event.tid === navigation.tid)
+    .map((event) => ({ start: (event.ts - navigation.ts) / 1000, wall: (event.dur ?? 0) / 1000, cpu: (event.tdur ?? 0) / 1000 }))
+}
+
+function report({ draws, longTasks, arrived }: Measured, nodes: number, label: string, tasks: Task[]): void {
   const full = draws.filter((draw) => draw.nodes === nodes)
   const first = full[0]!
   // While the layout runs: from the first drawn whole graph to the last draw of a moving layout.
@@ -107,4 +131,13 @@ function report({ draws, longTasks, arrived }: Measured, nodes: number, label: s
   console.log(`  frames drawn per second while the layout runs ${perSecond.toFixed(1)}  target ≥ ${TARGET_FRAMES_PER_SECOND}  ${perSecond >= TARGET_FRAMES_PER_SECOND ? 'PASS' : 'FAIL'}`)
   console.log(`  main-thread tasks over 50 ms after the data arrived: ${late.length ? `${late.join(', ')} ms (${total} ms in all)` : 'none'}`)
   console.log(`  longest main-thread task after the data arrived ${longest} ms  target ≤ ${TARGET_LONGEST_TASK_MS} ms  ${longest <= TARGET_LONGEST_TASK_MS ? 'PASS' : 'FAIL'}`)
+  // The same run in CPU time: what the page costs, apart from how loaded the machine is.
+  const during = tasks.filter((task) => task.start + task.wall > first.time && task.start < end)
+  const after = tasks.filter((task) => task.start + task.wall > arrived)
+  if (!during.length) return console.log('  (no main-thread trace to read CPU time from)')
+  const cpu = during.reduce((sum, task) => sum + task.cpu, 0)
+  const wall = during.reduce((sum, task) => sum + task.wall, 0)
+  const heaviest = after.reduce((top, task) => (task.cpu > top.cpu ? task : top), after[0]!)
+  console.log(`  main-thread CPU while the layout runs: ${(cpu / Math.max(1, frames)).toFixed(1)} ms per drawn frame (${cpu.toFixed(0)} ms CPU in ${wall.toFixed(0)} ms of tasks, ${(wall / Math.max(1, cpu)).toFixed(1)}× stretched by the machine's load)`)
+  console.log(`  most CPU in one main-thread task after the data arrived: ${heaviest.cpu.toFixed(0)} ms (it took ${heaviest.wall.toFixed(0)} ms)`)
 }
