@@ -2,6 +2,7 @@
 // first, skipping any label that would overlap one already drawn.
 import { radiusOf, type GraphModel, type LayoutNode } from './graph-layout'
 import type { GraphPalette } from './graph-palette'
+import { pixelColor, rasterizeSegments } from './graph-raster'
 
 export interface GraphView {
   x: number
@@ -32,6 +33,8 @@ const LABEL_HEIGHT = LABEL_SIZE + 6
 // Past this many tries the frame budget matters more than one more label.
 export const LABEL_ATTEMPTS = 400
 const DIMMED = 0.15
+// From this many edges the quiet ones are written as pixels: a stroke of them all costs twice as much.
+const RASTER_EDGES = 1000
 
 const widths = new Map<string, number>()
 
@@ -65,13 +68,19 @@ export function drawGraph(context: CanvasRenderingContext2D, ratio: number, scen
   context.lineWidth = 1 / view.scale
   context.strokeStyle = palette.edge
   for (const bright of [false, true]) {
+    const alpha = bright ? (emphasis ? 0.9 : 0.45) : DIMMED * 0.6
+    // The first class drawn is the many quiet edges (all of them when nothing is emphasised).
+    if (model.links.length >= RASTER_EDGES && bright === !emphasis) {
+      rasterEdges(context, ratio, scene, originX, originY, (link) => shown(link) === bright, alpha)
+      continue
+    }
     context.beginPath()
     for (const link of model.links) {
       if (shown(link) !== bright) continue
       context.moveTo(link.source.x ?? 0, link.source.y ?? 0)
       context.lineTo(link.target.x ?? 0, link.target.y ?? 0)
     }
-    context.globalAlpha = bright ? (emphasis ? 0.9 : 0.45) : DIMMED * 0.6
+    context.globalAlpha = alpha
     context.stroke()
   }
 
@@ -102,6 +111,35 @@ export function drawGraph(context: CanvasRenderingContext2D, ratio: number, scen
     context.stroke()
   }
   return drawLabels(context, ratio, scene, originX, originY)
+}
+
+let edgePixels: ImageData | null = null
+let edgePoints = new Float32Array(0)
+
+/** Writes the chosen edges straight into the canvas's pixels (device space; it must come first, on a cleared canvas). */
+function rasterEdges(context: CanvasRenderingContext2D, ratio: number, scene: GraphScene, originX: number, originY: number, include: (link: GraphModel['links'][number]) => boolean, alpha: number): void {
+  const { width, height } = context.canvas
+  if (!width || !height) return
+  if (edgePixels?.width !== width || edgePixels.height !== height) edgePixels = context.createImageData(width, height)
+  const pixels = new Uint32Array(edgePixels.data.buffer)
+  pixels.fill(0)
+  const { links } = scene.model
+  if (edgePoints.length < links.length * 4) edgePoints = new Float32Array(links.length * 4)
+  const scale = scene.view.scale * ratio
+  const offsetX = originX * ratio
+  const offsetY = originY * ratio
+  let count = 0
+  for (const link of links) {
+    if (!include(link)) continue
+    edgePoints[count++] = offsetX + (link.source.x ?? 0) * scale
+    edgePoints[count++] = offsetY + (link.source.y ?? 0) * scale
+    edgePoints[count++] = offsetX + (link.target.x ?? 0) * scale
+    edgePoints[count++] = offsetY + (link.target.y ?? 0) * scale
+  }
+  // The canvas normalizes any CSS colour to '#rrggbb' or 'rgba(…)' once assigned.
+  context.fillStyle = scene.palette.edge
+  rasterizeSegments(pixels, width, height, edgePoints.subarray(0, count), pixelColor(String(context.fillStyle), alpha), Math.max(1, Math.round(ratio)))
+  context.putImageData(edgePixels, 0, 0)
 }
 
 export interface LabelBox {

@@ -32,25 +32,34 @@ export function createModel(data: GraphResponse, previous: ReadonlyMap<string, {
   return { nodes, links }
 }
 
-/** The force layout of a graph model (run in a worker for large graphs). */
+/** A node as the force layout sees it: how many links it has, and where it is. */
+export interface PlacedNode extends SimulationNodeDatum {
+  degree: number
+}
+
+/** The force layout of nodes and links between them (run in a worker for large graphs). */
+export function createSimulation<Node extends PlacedNode>(nodes: Node[], links: SimulationLinkDatum<Node>[]): Simulation<Node, SimulationLinkDatum<Node>> {
+  // Larger graphs get weaker repulsion and a faster cool-down, so 2,000 nodes settle in a few seconds.
+  const large = nodes.length > 500
+  return forceSimulation(nodes)
+    .force('link', forceLink<Node, SimulationLinkDatum<Node>>(links).distance(large ? 24 : 110).strength(0.4))
+    .force('charge', forceManyBody<Node>().strength(large ? -18 : -500).theta(0.9).distanceMax(large ? 300 : 800))
+    .force('collide', forceCollide<Node>((node) => radiusOf(node) + (large ? 2 : 24)))
+    // A weak pull to the middle keeps pages without links from drifting away.
+    .force('x', forceX<Node>(0).strength((node) => (node.degree === 0 ? 0.4 : 0.06)))
+    .force('y', forceY<Node>(0).strength((node) => (node.degree === 0 ? 0.4 : 0.06)))
+    .alphaDecay(large ? 0.05 : 0.0228)
+    .stop()
+}
+
+/** The force layout of a graph model, on the main thread (where workers are missing). */
 export function createLayout(data: GraphResponse, previous: ReadonlyMap<string, { x?: number; y?: number }> = new Map()) {
   const { nodes, links: modelLinks } = createModel(data, previous)
   const links: LayoutLink[] = modelLinks.map((link) => ({ source: link.source, target: link.target }))
-  // Larger graphs get weaker repulsion and a faster cool-down, so 2,000 nodes settle in a few seconds.
-  const large = nodes.length > 500
-  const simulation: Simulation<LayoutNode, LayoutLink> = forceSimulation(nodes)
-    .force('link', forceLink<LayoutNode, LayoutLink>(links).id((node) => node.path).distance(large ? 24 : 110).strength(0.4))
-    .force('charge', forceManyBody<LayoutNode>().strength(large ? -18 : -500).theta(0.9).distanceMax(large ? 300 : 800))
-    .force('collide', forceCollide<LayoutNode>((node) => radiusOf(node) + (large ? 2 : 24)))
-    // A weak pull to the middle keeps pages without links from drifting away.
-    .force('x', forceX<LayoutNode>(0).strength((node) => (node.degree === 0 ? 0.4 : 0.06)))
-    .force('y', forceY<LayoutNode>(0).strength((node) => (node.degree === 0 ? 0.4 : 0.06)))
-    .alphaDecay(large ? 0.05 : 0.0228)
-    .stop()
-  return { nodes, links, simulation }
+  return { nodes, links, simulation: createSimulation(nodes, links) }
 }
 
-export function radiusOf(node: LayoutNode): number {
+export function radiusOf(node: { degree: number }): number {
   return 3 + Math.min(9, Math.sqrt(node.degree) * 2)
 }
 

@@ -1,9 +1,9 @@
-// Runs the force layout of the graph page in a Web Worker (positions stream back each tick), or on
-// the main thread where workers are missing, keeping the nodes already placed where they are.
-import { toRaw } from 'vue'
+// Runs the force layout of the graph page in a Web Worker (positions come back once a frame, as the
+// page asks for them), or on the main thread where workers are missing, keeping the nodes already
+// placed where they are.
 import type { GraphResponse } from '../../plugin/protocol'
 import { createLayout, createModel, type GraphModel } from './graph-layout'
-import type { LayoutFrame, LayoutRequest } from './graph-worker'
+import type { LayoutFrame, LayoutNext, LayoutStart } from './graph-worker'
 
 export interface GraphRunner {
   /** The nodes and links being laid out; their positions change in place. */
@@ -17,6 +17,7 @@ export function createGraphRunner(initial: GraphResponse, onFrame: (alpha: numbe
   let model = createModel(initial)
   let worker: Worker | null = null
   let stopFallback = () => {}
+  let runs = 0
 
   function runOnMainThread(graph: GraphResponse, previous: Map<string, { x: number; y: number }>, alpha: number): GraphModel {
     const { nodes, links, simulation } = createLayout(graph, previous)
@@ -29,7 +30,8 @@ export function createGraphRunner(initial: GraphResponse, onFrame: (alpha: numbe
       if (!running) return
       simulation.tick()
       onFrame(simulation.alpha())
-      if (simulation.alpha() > simulation.alphaMin()) setTimeout(step, 0)
+      // One tick a frame, like the worker's pace.
+      if (simulation.alpha() > simulation.alphaMin()) requestAnimationFrame(step)
     }
     step()
     return model
@@ -44,23 +46,51 @@ export function createGraphRunner(initial: GraphResponse, onFrame: (alpha: numbe
       stopFallback()
       if (typeof Worker === 'undefined') return runOnMainThread(graph, previous, alpha)
       model = createModel(graph, previous)
+      const run = ++runs
+      if (!model.nodes.length) {
+        onFrame(0)
+        return model
+      }
       worker ??= new Worker(new URL('./graph-worker.ts', import.meta.url), { type: 'module' })
       worker.onmessage = (event: MessageEvent<LayoutFrame>) => {
-        const { positions } = event.data
-        if (positions.length !== model.nodes.length * 2) return
+        const { positions, alpha: left } = event.data
+        if (event.data.run !== runs || positions.length !== model.nodes.length * 2) return
         model.nodes.forEach((node, index) => {
           node.x = positions[index * 2]
           node.y = positions[index * 2 + 1]
         })
-        onFrame(event.data.alpha)
+        onFrame(left)
+        // The next positions are asked for once this frame is painted: the worker never runs ahead.
+        if (left > ALPHA_MIN) requestAnimationFrame(() => worker?.postMessage({ type: 'next', run } satisfies LayoutNext))
       }
-      worker.postMessage({ graph: toRaw(graph), previous: Object.fromEntries(previous), alpha } satisfies LayoutRequest)
+      const { links, positions } = encodeModel(model)
+      worker.postMessage({ type: 'start', run, links, positions, alpha } satisfies LayoutStart, [links.buffer, positions.buffer])
       return model
     },
     stop() {
+      runs++
       stopFallback()
       worker?.terminate()
       worker = null
     },
   }
+}
+
+// d3-force's default: below it the simulation stops.
+const ALPHA_MIN = 0.001
+
+/** The model as the worker takes it: link ends as node indices, positions with NaN where unplaced. */
+function encodeModel(model: GraphModel): { links: Uint32Array; positions: Float32Array } {
+  const indices = new Map(model.nodes.map((node, index) => [node, index]))
+  const links = new Uint32Array(model.links.length * 2)
+  model.links.forEach((link, index) => {
+    links[index * 2] = indices.get(link.source)!
+    links[index * 2 + 1] = indices.get(link.target)!
+  })
+  const positions = new Float32Array(model.nodes.length * 2)
+  model.nodes.forEach((node, index) => {
+    positions[index * 2] = node.x ?? NaN
+    positions[index * 2 + 1] = node.y ?? NaN
+  })
+  return { links, positions }
 }

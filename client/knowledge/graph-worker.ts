@@ -1,38 +1,73 @@
-// Runs the force layout off the main thread, so a 2,000-page graph pans and paints smoothly.
-import type { GraphResponse } from '../../plugin/protocol'
-import { createLayout, type LayoutNode } from './graph-layout'
+// Runs the force layout off the main thread, so a 2,000-page graph pans and paints smoothly. It
+// speaks typed arrays only (no page paths or titles cross over), and it ticks when the page asks for
+// the next frame: it never runs ahead of what the page can draw, nor takes the CPU the page needs.
+import { createSimulation, type PlacedNode } from './graph-layout'
 
-export interface LayoutRequest {
-  graph: GraphResponse
-  /** Positions to keep from the previous layout, by page path. */
-  previous: Record<string, { x: number; y: number }>
-  alpha: number
-}
-
-/** Positions as [x0, y0, x1, y1, …] in the order of `graph.nodes`. */
-export interface LayoutFrame {
+/** A new layout: `links` holds node indices in pairs; `positions` x, y per node, NaN where unplaced. */
+export interface LayoutStart {
+  type: 'start'
+  run: number
+  links: Uint32Array
   positions: Float32Array
   alpha: number
 }
 
-let generation = 0
+/** The page drew the last frame and wants the next one. */
+export interface LayoutNext {
+  type: 'next'
+  run: number
+}
+
+export type LayoutRequest = LayoutStart | LayoutNext
+
+/** Positions as [x0, y0, x1, y1, …] in the order of the graph's nodes. */
+export interface LayoutFrame {
+  run: number
+  positions: Float32Array
+  alpha: number
+}
+
+// Another tick in the same frame starts only this soon, so a frame's positions are never late.
+const MORE_TICKS_WITHIN_MS = 6
+
+let current: { run: number; nodes: PlacedNode[]; simulation: ReturnType<typeof createSimulation<PlacedNode>> } | null = null
+
+function start({ run, links, positions, alpha }: LayoutStart): void {
+  const count = positions.length / 2
+  const nodes: PlacedNode[] = Array.from({ length: count }, (_, index) => {
+    const x = positions[index * 2]!
+    const y = positions[index * 2 + 1]!
+    return { degree: 0, ...(Number.isNaN(x) ? {} : { x, y }) }
+  })
+  const pairs: { source: number; target: number }[] = []
+  for (let index = 0; index < links.length; index += 2) {
+    const source = links[index]!
+    const target = links[index + 1]!
+    nodes[source]!.degree++
+    nodes[target]!.degree++
+    pairs.push({ source, target })
+  }
+  const simulation = createSimulation(nodes, pairs)
+  simulation.alpha(alpha)
+  current = { run, nodes, simulation }
+  next(run)
+}
+
+function next(run: number): void {
+  if (!current || current.run !== run) return
+  const { nodes, simulation } = current
+  const begun = performance.now()
+  do simulation.tick()
+  while (simulation.alpha() > simulation.alphaMin() && performance.now() - begun < MORE_TICKS_WITHIN_MS)
+  const positions = new Float32Array(nodes.length * 2)
+  for (let index = 0; index < nodes.length; index++) {
+    positions[index * 2] = nodes[index]!.x ?? 0
+    positions[index * 2 + 1] = nodes[index]!.y ?? 0
+  }
+  self.postMessage({ run, positions, alpha: simulation.alpha() } satisfies LayoutFrame, { transfer: [positions.buffer] })
+}
 
 self.onmessage = (event: MessageEvent<LayoutRequest>) => {
-  const run = ++generation
-  const { graph, previous, alpha } = event.data
-  const known = new Map<string, LayoutNode>(Object.entries(previous).map(([path, point]) => [path, { path, title: '', degree: 0, ...point }]))
-  const { nodes, simulation } = createLayout(graph, known)
-  simulation.alpha(alpha)
-  const step = () => {
-    if (run !== generation) return
-    simulation.tick()
-    const positions = new Float32Array(nodes.length * 2)
-    nodes.forEach((node, index) => {
-      positions[index * 2] = node.x ?? 0
-      positions[index * 2 + 1] = node.y ?? 0
-    })
-    self.postMessage({ positions, alpha: simulation.alpha() } satisfies LayoutFrame, { transfer: [positions.buffer] })
-    if (simulation.alpha() > simulation.alphaMin()) setTimeout(step, 0)
-  }
-  step()
+  if (event.data.type === 'start') start(event.data)
+  else next(event.data.run)
 }
