@@ -1,17 +1,17 @@
 import type { DefaultTheme } from 'vitepress'
-import type { GraphEdge, GraphResponse, PageKnowledge } from './protocol.js'
+import type { GraphResponse, PageKnowledge, PageLinks } from './protocol.js'
 
 /**
  * Each page's neighbourhood in the graph (itself, the pages it links to and those linking to it, and
  * the links among them), for pages another page links to: what "Linked from" and its local graph
- * draw. Indexed once, so a build's slices cost O(links) in all rather than O(links) per page.
+ * draw, and nothing more. Every page's data passes through VitePress's whole pipeline (Vue's SFC
+ * compiler keeps its AST, both bundles keep its code), so each byte here costs many in a build's heap.
+ * Indexed once, so a build's slices cost O(links) in all rather than O(links) per page.
  */
-export function createGraphSlices(graph: GraphResponse): (path: string) => GraphResponse | undefined {
+export function createGraphSlices(graph: GraphResponse): (path: string) => PageLinks | undefined {
   const order = new Map(graph.nodes.map((node, index) => [node.path, index]))
   const touching = new Map<string, number[]>()
   const linkedFrom = new Set<string>()
-  const unresolvedFrom = new Map<string, GraphResponse['unresolved']>()
-  for (const link of graph.unresolved) unresolvedFrom.set(link.source, [...(unresolvedFrom.get(link.source) ?? []), link])
   graph.edges.forEach((edge, index) => {
     for (const end of [edge.source, edge.target]) {
       const list = touching.get(end)
@@ -30,10 +30,11 @@ export function createGraphSlices(graph: GraphResponse): (path: string) => Graph
     // The links among the neighbours too, in the whole graph's order, as the client's own neighbourhood() keeps them.
     const edges = new Set<number>()
     for (const node of near) for (const index of touching.get(node) ?? []) if (near.has(graph.edges[index]!.source) && near.has(graph.edges[index]!.target)) edges.add(index)
+    const nodes = [...near].sort((left, right) => order.get(left)! - order.get(right)!)
+    const position = new Map(nodes.map((node, index) => [node, index]))
     return {
-      nodes: [...near].sort((left, right) => order.get(left)! - order.get(right)!).map((node) => graph.nodes[order.get(node)!]!),
-      edges: [...edges].sort((left, right) => left - right).map((index): GraphEdge => graph.edges[index]!),
-      unresolved: unresolvedFrom.get(path) ?? [],
+      nodes: nodes.map((node): [string, string] => [node, graph.nodes[order.get(node)!]!.title]),
+      edges: [...edges].sort((left, right) => left - right).map((index): [number, number] => [position.get(graph.edges[index]!.source)!, position.get(graph.edges[index]!.target)!]),
     }
   }
 }

@@ -500,5 +500,16 @@ export interface PageKnowledge {
   /** The page's section of the generated sidebar, keyed as VitePress's multi-sidebar is. */
   sidebar?: Record<string, unknown>
   /** The page and the pages within one link of it, when another page links here. */
-  links?: GraphResponse
+  links?: PageLinks
+}
+
+/**
+ * A page's neighbourhood in its own build data: only what "Linked from" and the local graph draw
+ * (no tags, headings or unresolved links), paths and titles once, links as index pairs.
+ */
+export interface PageLinks {
+  /** [path, title] of the page and its neighbours, in the whole graph's order */
+  nodes: [string, string][]
+  /** [source index, target index] among them, in the whole graph's order */
+  edges: [number, number][]
 }

@@ -7,6 +7,7 @@ import { eventBus } from '../event-bus'
 import { decodeGraph } from './graph-asset'
 import { neighbourhood } from './graph-neighbourhood'
 import { createLatestRefresh } from './latest-refresh'
+import { decodePageLinks } from './page-links'
 
 export { backlinksOf, neighbourhood } from './graph-neighbourhood'
 
@@ -60,7 +61,10 @@ export function usePageGraph(path: Ref<string | undefined>): ComputedRef<GraphRe
   return computed(() => {
     const wanted = path.value
     if (!wanted) return EMPTY
-    if (!import.meta.env.DEV && wanted === page.value.relativePath) return (page.value as { metablog?: PageKnowledge }).metablog?.links ?? EMPTY
+    if (!import.meta.env.DEV && wanted === page.value.relativePath) {
+      const links = (page.value as { metablog?: PageKnowledge }).metablog?.links
+      return links ? decodePageLinks(links) : EMPTY
+    }
     whole ??= useKnowledgeGraph()
     return neighbourhood(whole.value, wanted)
   })

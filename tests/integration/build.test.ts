@@ -3,7 +3,7 @@ import fs from 'node:fs/promises'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { CompactGraph } from '../../plugin/protocol.js'
+import type { CompactGraph, PageKnowledge } from '../../plugin/protocol.js'
 import { copySite, REPO_ROOT } from '../helpers/dev-server.js'
 
 let root: string
@@ -23,6 +23,15 @@ beforeAll(async () => {
       .map(async (name) => ({ name, text: await fs.readFile(path.join(outDir, name), 'utf8') })),
   )
 }, 180_000)
+
+/** A page's `__pageData`, read back from its built chunk (VitePress ships it as a JSON.parse of a string literal). */
+function pageData(prefix: string): { metablog?: PageKnowledge } {
+  const chunk = files.find((file) => file.name.startsWith(`assets/${prefix}.`) && file.name.endsWith('.lean.js'))
+  const literal = /JSON\.parse\(('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")\)/.exec(chunk?.text ?? '')?.[1]
+  if (!literal) throw new Error(`no page data in ${chunk?.name ?? prefix}`)
+  // The literal is the bundler's own output, from this build: read as the browser would.
+  return JSON.parse(new Function(`return ${literal}`)() as string) as { metablog?: PageKnowledge }
+}
 
 afterAll(async () => {
   await fs.rm(root, { recursive: true, force: true })
@@ -57,6 +66,29 @@ describe('vitepress build of the demo blog', () => {
     // …but not the draft: not a node of the whole graph, nor in any page's own slice.
     expect(paths).not.toContain('posts/markdown-it-wiki-link-plugin.md')
     for (const file of scripts) expect(graphKey('posts/markdown-it-wiki-link-plugin.md').test(file.text), file.name).toBe(false)
+    // A page's own slice lists its neighbours as [path, title] pairs.
+    for (const file of scripts) expect(file.text, file.name).not.toMatch(/\[\\?["']posts\/markdown-it-wiki-link-plugin\.md\\?["']/)
+  })
+
+  it('renders "Linked from" and the local graph from a page\'s own slice, which carries only what they show', () => {
+    const post = files.find((file) => file.name === 'posts/streaming-llm-responses.html')!.text
+    const section = /<section class="metablog-backlinks[\s\S]*?<\/section>/.exec(post)?.[0] ?? ''
+    const listed = [...section.matchAll(/<li[^>]*><a href="([^"]+)"[^>]*>([^<]+)<\/a>/g)].map((match) => match[1]!.replace(/\.html$/, ''))
+    const data = pageData('posts_streaming-llm-responses.md')
+    const links = data.metablog?.links
+    expect(links, 'the page\'s links in its data').toBeDefined()
+    // Only the graph's two parts, each node a [path, title] pair and each link a pair of indexes: no tags, headings or unresolved links.
+    expect(Object.keys(links!).sort()).toEqual(['edges', 'nodes'])
+    for (const node of links!.nodes) expect(node).toEqual([expect.any(String), expect.any(String)])
+    for (const edge of links!.edges) expect(edge).toEqual([expect.any(Number), expect.any(Number)])
+    // Every page listed under "Linked from" links here, by the slice; and every page linking here is listed.
+    const self = links!.nodes.findIndex(([path]) => path === 'posts/streaming-llm-responses.md')
+    const sources = links!.edges.filter(([source, target]) => target === self && source !== self).map(([source]) => `/${links!.nodes[source]![0].replace(/(index)?\.md$/, '')}`)
+    expect(listed.length).toBeGreaterThan(0)
+    expect([...listed].sort()).toEqual([...new Set(sources)].sort())
+    // The local graph's figure, its caption counting the slice's pages and links.
+    expect(section).toContain('class="metablog-graph"')
+    expect(section).toContain(`${links!.nodes.length} pages · ${links!.edges.length} links`)
   })
 
   it('ships no whole-site data to every page: no graph in the theme, no sidebar in the site data', () => {

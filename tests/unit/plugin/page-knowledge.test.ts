@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { neighbourhood } from '../../../client/knowledge/graph-neighbourhood.js'
+import { backlinksOf, neighbourhood } from '../../../client/knowledge/graph-neighbourhood.js'
+import { decodePageLinks } from '../../../client/knowledge/page-links.js'
 import { decodeGraph } from '../../../client/knowledge/graph-asset.js'
 import { encodeGraph, graphAsset } from '../../../plugin/graph-asset.js'
 import { createGraphSlices, sidebarSectionOf } from '../../../plugin/page-knowledge.js'
@@ -27,9 +28,19 @@ const GRAPH: GraphResponse = {
 
 describe('createGraphSlices', () => {
   const slice = createGraphSlices(GRAPH)
+  // What the page reads: the client's own neighbourhood without what a build's page never shows.
+  const shown = (path: string): GraphResponse => {
+    const near = neighbourhood(GRAPH, path)
+    return { nodes: near.nodes.map((entry) => ({ ...entry, tags: [] })), edges: near.edges.map(({ source, target }) => ({ source, target })), unresolved: [] }
+  }
 
-  it('gives a linked-to page the same neighbourhood the client cuts from the whole graph', () => {
-    for (const path of ['posts/a.md', 'posts/b.md', 'posts/c.md', 'notes/d.md', 'notes/e.md']) expect(slice(path), path).toEqual(neighbourhood(GRAPH, path))
+  it('gives a linked-to page, decoded, the neighbourhood the client cuts from the whole graph', () => {
+    for (const path of ['posts/a.md', 'posts/b.md', 'posts/c.md', 'notes/d.md', 'notes/e.md']) expect(decodePageLinks(slice(path)!), path).toEqual(shown(path))
+  })
+
+  it('gives "Linked from" the same pages, titles and order as the whole graph does', () => {
+    for (const path of ['posts/a.md', 'posts/b.md', 'notes/d.md']) expect(backlinksOf(decodePageLinks(slice(path)!), path), path).toEqual(backlinksOf(GRAPH, path))
+    expect(backlinksOf(decodePageLinks(slice('posts/b.md')!), 'posts/b.md').map((link) => link.path)).toEqual(['posts/a.md', 'posts/c.md'])
   })
 
   it('gives nothing to a page no other page links to, nor to a page outside the graph', () => {
@@ -39,11 +50,24 @@ describe('createGraphSlices', () => {
     expect(createGraphSlices({ nodes: [node('x.md')], edges: [{ source: 'x.md', target: 'x.md' }], unresolved: [] })('x.md')).toBeUndefined()
   })
 
-  it('keeps a slice to the page and its neighbours, not the site', () => {
+  it('keeps a slice to the page and its neighbours, each path once, links as index pairs', () => {
     const b = slice('posts/b.md')!
-    expect(b.nodes.map((entry) => entry.path)).toEqual(['posts/a.md', 'posts/b.md', 'posts/c.md', 'notes/d.md'])
-    expect(b.edges).not.toContainEqual({ source: 'notes/d.md', target: 'notes/e.md' })
-    expect(b.unresolved).toEqual([{ source: 'posts/b.md', target: 'Missing' }])
+    expect(b.nodes).toEqual([
+      ['posts/a.md', 'posts/a'],
+      ['posts/b.md', 'posts/b'],
+      ['posts/c.md', 'posts/c'],
+      ['notes/d.md', 'notes/d'],
+    ])
+    // a→b, a→c, b→b, b→d, c→a, c→b; d→e leaves the neighbourhood.
+    expect(b.edges).toEqual([[0, 1], [0, 2], [1, 1], [1, 3], [2, 0], [2, 1]])
+  })
+
+  it('carries no tags, headings or unresolved links: a build never shows them under a page', () => {
+    const text = JSON.stringify(slice('posts/b.md'))
+    expect(text).not.toContain('post"]')
+    expect(text).not.toContain('Missing')
+    expect(JSON.stringify(slice('posts/c.md'))).not.toContain('Intro')
+    expect(Object.keys(slice('posts/b.md')!).sort()).toEqual(['edges', 'nodes'])
   })
 })
 
