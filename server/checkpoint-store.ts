@@ -1,4 +1,4 @@
-import fsSync, { constants } from 'node:fs'
+import { constants } from 'node:fs'
 import fs from 'node:fs/promises'
 import path from 'node:path'
 import type { Checkpoint } from '../plugin/protocol.js'
@@ -92,20 +92,17 @@ export class CheckpointStore {
     const line = patchLine(checkPatch(value), updatedAt)
     return this.serialized(async () => {
       let handle
-      // Sync: the agent loop appends twice a step, and three thread-pool round trips cost ~0.2–0.5 ms
-      // of wall and ~0.1 ms of CPU where the calls themselves take ~10 µs (one line, no flush).
       try {
         // Append only: never create, so a patch cannot stand without the checkpoint it continues.
-        handle = fsSync.openSync(file, constants.O_WRONLY | constants.O_APPEND)
+        handle = await fs.open(file, constants.O_WRONLY | constants.O_APPEND)
       } catch (error) {
         if (!isErrnoException(error) || error.code !== 'ENOENT') throw error
         throw new MetaBlogError('ERR_NOT_FOUND', `There is no checkpoint for task ${taskId} to add to: save it whole with PUT /checkpoints/${taskId}.`)
       }
       try {
-        // With a descriptor, writeFileSync writes the whole line (a partial write is continued), at the end (O_APPEND).
-        fsSync.writeFileSync(handle, line)
+        await handle.write(line)
       } finally {
-        fsSync.closeSync(handle)
+        await handle.close()
       }
       return { taskId, updatedAt }
     })
