@@ -3,10 +3,10 @@
 import type { ChatCompletionMessageParam } from 'openai/resources'
 import { SkillError, errorCode } from '../api/errors'
 import { agentPrompt, blogShape, type BlogShape } from './agent-prompt'
-import { executeToolCall, toolSet, toolSpecs, type Tool, type ToolContext, type ToolOutcome } from './define-tool'
+import { toolSpecs, type Tool, type ToolContext } from './define-tool'
+import { outcomeText, runToolCalls, type SaveChain } from './agent-tool-calls'
 import { NO_MODEL } from './messages'
-import { pagePath } from './page-path'
-import type { ModelPort, ModelToolCall, ModelTurn, SkillContext } from './types'
+import type { ModelPort, ModelTurn, SkillContext } from './types'
 import { COMPACT_AT } from './conversation/context-window'
 import { isContextLengthError } from './conversation/context-length-error'
 import { withAttachments } from './conversation/mentions'
@@ -71,36 +71,6 @@ function tokenCounter(specs: ReturnType<typeof toolSpecs>): (messages: readonly 
       if (tokens === undefined) counted.set(message, (tokens = estimateRequest([message])))
       return sum + tokens
     }, toolTokens)
-}
-
-function isRead(tools: readonly Tool[], name: string): boolean {
-  return tools.some((tool) => tool.name === name && tool.category === 'read')
-}
-
-function outcomeText(outcome: ToolOutcome): string {
-  return JSON.stringify(outcome.ok ? outcome.result : { error: outcome.error })
-}
-
-async function runCall(context: SkillContext, tools: readonly Tool[], offered: readonly Tool[], call: ModelToolCall, toolContext: ToolContext): Promise<ToolOutcome> {
-  const subject = call.arguments?.path ?? call.arguments?.query
-  const row = context.showToolCall({ name: call.name, summary: `${call.name}${typeof subject === 'string' ? ` ${subject}` : ''}…`, arguments: call.arguments ?? call.rawArguments })
-  let outcome: ToolOutcome
-  const tool = tools.find((candidate) => candidate.name === call.name)
-  const page = typeof call.arguments?.path === 'string' ? pagePath(call.arguments.path) : undefined
-  if (tool && tool.category !== 'read' && page !== undefined && context.landedWrite(page)) {
-    // The write landed just before the interruption, but its result was not saved: doing it again would apply it twice.
-    outcome = { ok: true, result: { status: 'applied', path: page, note: 'applied before an interruption' }, summary: `${tool.describe(call.arguments)} (before the interruption)` }
-  } else if (tool && !offered.includes(tool)) {
-    const planMode = context.inputs.mode === 'plan' && tool.category !== 'read'
-    const message = planMode
-      ? `${call.name} is not available in plan mode: only read tools are. Finish with a numbered plan instead.`
-      : `${call.name} is not available for this request: use only the tools you were given.`
-    outcome = { ok: false, error: { code: 'ERR_TOOL_NOT_ALLOWED', message }, summary: `${call.name}: not allowed ${planMode ? 'in plan mode' : 'for this request'}` }
-  } else {
-    outcome = await executeToolCall(toolSet(offered), call, toolContext)
-  }
-  row.finish({ ok: outcome.ok, summary: outcome.summary, result: outcomeText(outcome), ...(outcome.ok ? {} : { code: outcome.error.code }) })
-  return outcome
 }
 
 /** A provider that refuses the `tools` parameter: the model cannot call tools, which the author can fix. */
@@ -180,7 +150,7 @@ export async function runAgentLoop(context: SkillContext, options: AgentLoopOpti
   const done = stepCountIs(options.maxSteps)
   // The last record's save. It overlaps the next model request (the author waits for the model, not
   // the disk) but is awaited before that request's answer is acted on and before any write starts.
-  let saved: Promise<void> = context.recorded('shape') ? Promise.resolve() : context.record('shape', shape)
+  const saves: SaveChain = { saved: context.recorded('shape') ? Promise.resolve() : context.record('shape', shape) }
   for (let step = 0; !done(step); step++) {
     context.progress(step === 0 ? 'Thinking…' : `Step ${step + 1} of at most ${options.maxSteps}`)
     let turn = context.recorded<ModelTurn>(`turn-${step}`)
@@ -195,45 +165,18 @@ export async function runAgentLoop(context: SkillContext, options: AgentLoopOpti
         turn = await modelTurn(context, messages, offered)
       }
       // The results this turn was asked with are saved before the turn is: a resume never sees a turn without them.
-      await saved
-      // Not waited for: read tools run while it is sent (a write waits for it, below).
-      saved = context.record(`turn-${step}`, turn)
+      await saves.saved
+      // Not waited for: read tools run while it is sent (a write waits for it, in runToolCalls).
+      saves.saved = context.record(`turn-${step}`, turn)
     }
     messages.push(assistantMessage(turn))
     if (turn.toolCalls.length === 0) {
-      await saved
+      await saves.saved
       return { text: turn.text, steps: step + 1, stopped: false }
     }
-    // A run of reads is recorded at once, so one save carries it (a read lost to a crash is cheap to redo).
-    const reads: [string, ToolOutcome][] = []
-    const recordReads = () => {
-      for (const [id, outcome] of reads.splice(0)) saved = context.record(id, outcome)
-    }
-    try {
-      for (const [index, call] of turn.toolCalls.entries()) {
-        const id = `tool-${step}-${index}`
-        let outcome = context.recorded<ToolOutcome>(id)
-        if (!outcome) {
-          const read = isRead(options.tools, call.name)
-          context.progress(`Running ${call.name}`)
-          if (!read) {
-            // A write starts only once everything before it is saved, so a resume knows what led to it.
-            recordReads()
-            await saved
-          }
-          outcome = await runCall(context, options.tools, offered, call, toolContext)
-          context.signal.throwIfAborted()
-          if (read) reads.push([id, outcome])
-          // A write's result is saved before anything else happens; reads' only before the next turn is acted on.
-          else await (saved = context.record(id, outcome))
-        }
-        messages.push({ role: 'tool', tool_call_id: call.id, content: outcomeText(outcome) })
-      }
-    } finally {
-      // Also when Stop or an error ends the turn: the reads that finished are kept.
-      recordReads()
-    }
+    const outcomes = await runToolCalls(context, turn.toolCalls, { step, tools: options.tools, offered, toolContext }, saves)
+    turn.toolCalls.forEach((call, index) => messages.push({ role: 'tool', tool_call_id: call.id, content: outcomeText(outcomes[index]!) }))
   }
-  await saved
+  await saves.saved
   return { text: '', steps: options.maxSteps, stopped: true }
 }

@@ -5,6 +5,16 @@ import { sendError, sendJson } from '../../server/http.js'
 /** A request that passed the gate: its JSON body, if any, is parsed. */
 export interface ApiRequest extends IncomingMessage {
   body?: unknown
+  /** Its URL below the API prefix, parsed by the first route that looked at it. */
+  parsedUrl?: { raw: string; url: URL }
+}
+
+/** The request's URL, parsed once: a request passes a dozen routes before the one that answers it. */
+function urlOf(request: ApiRequest): URL {
+  const raw = request.url ?? '/'
+  // Keyed by the raw text: a middleware that rewrites request.url gets a fresh parse.
+  if (request.parsedUrl?.raw !== raw) request.parsedUrl = { raw, url: new URL(raw, 'http://metablog.invalid') }
+  return request.parsedUrl.url
 }
 
 export interface ApiReply {
@@ -29,7 +39,7 @@ export function createRoute(
   options: { redact?: (text: string) => string } = {},
 ): ApiMiddleware {
   return async function metablogRoute(request, response, next) {
-    const url = new URL(request.url ?? '/', 'http://metablog.invalid')
+    const url = urlOf(request)
     const match = pattern.exec(url.pathname)
     if (!match) return next()
     const handler = Object.hasOwn(handlers, request.method ?? '') ? handlers[request.method as Method] : undefined
