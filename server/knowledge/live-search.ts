@@ -1,5 +1,5 @@
 import type { SearchResult } from '../../plugin/protocol.js'
-import { SearchIndex, type SearchablePage } from './search-index.js'
+import { SearchIndex, type BodyReader, type SearchablePage } from './search-index.js'
 
 // Long enough to make progress, short enough that the dev server stays responsive.
 const SLICE_MS = 12
@@ -28,7 +28,10 @@ export class LiveSearch {
   private pending: Set<string> | null = null
   private preparing: Promise<void> | null = null
 
-  constructor(private readonly pages: ReadonlyMap<string, SearchablePage>) {}
+  constructor(
+    private readonly pages: ReadonlyMap<string, SearchablePage>,
+    private readonly bodyOf?: BodyReader,
+  ) {}
 
   get ready(): boolean {
     return this.index !== null && this.pending === null
@@ -49,7 +52,7 @@ export class LiveSearch {
 
   /** The finished index, built now if need be. */
   complete(): SearchIndex {
-    if (!this.index) this.index = SearchIndex.build(this.pages.values())
+    if (!this.index) this.index = SearchIndex.build(this.pages.values(), this.bodyOf)
     if (this.pending) {
       for (const path of this.pending) this.add(path)
       this.pending = null
@@ -64,7 +67,7 @@ export class LiveSearch {
   prepare(pause: () => Promise<unknown> = nextTurn): Promise<void> {
     if (this.ready) return Promise.resolve()
     if (this.preparing) return this.preparing
-    this.index ??= new SearchIndex()
+    this.index ??= new SearchIndex(this.bodyOf)
     this.pending ??= new Set([...this.pages.keys()].filter((path) => !this.index!.has(path)))
     this.preparing = (async () => {
       while (this.pending && this.pending.size > 0) {

@@ -71,6 +71,24 @@ export function readPages(sourceDir: string, pages: PageFile[]): Promise<PageInp
   })
 }
 
+/** Reads a page's file again by its name; null when it is gone. */
+export type PageReader = (path: string) => string | null
+
+/**
+ * Reads pages of `sourceDir` by name, synchronously (one small file takes microseconds; a search
+ * needs its few snippets at once). A file listed under another spelling (NFD) is read by that spelling.
+ */
+export function pageReader(sourceDir: string, files: PageFile[]): PageReader {
+  const spelled = new Map(files.filter((file) => file.file !== file.path).map((file) => [file.path, file.file]))
+  return (page) => {
+    try {
+      return fs.readFileSync(path.join(sourceDir, spelled.get(page) ?? page), 'utf8')
+    } catch {
+      return null
+    }
+  }
+}
+
 export async function loadPages(sourceDir: string): Promise<PageInput[]> {
   return readPages(sourceDir, await listPageFiles(sourceDir))
 }
