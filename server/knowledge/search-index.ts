@@ -69,8 +69,14 @@ export class SearchIndex {
    */
   private readonly documents = new Map<string, SearchablePage>()
 
-  /** `bodyOf` gives a page's body to index and cut snippets from; by default the page's own `content`. */
-  constructor(private readonly bodyOf: BodyReader = bodyInMemory) {}
+  /**
+   * `bodyOf` gives a page's body to index and cut snippets from; by default the page's own `content`.
+   * With `bodies` false only titles, headings and tags are indexed (snippets still come from the body).
+   */
+  constructor(
+    private readonly bodyOf: BodyReader = bodyInMemory,
+    private readonly bodies = true,
+  ) {}
 
   static build(pages: Iterable<SearchablePage>, bodyOf?: BodyReader): SearchIndex {
     const index = new SearchIndex(bodyOf)
@@ -136,7 +142,7 @@ export class SearchIndex {
       title: titleOf(page),
       headings: page.headings.map((heading) => heading.text).join('\n').slice(0, MAX_SEARCH_TEXT),
       tags: page.tags.join(' '),
-      text: this.textOf(page),
+      text: this.bodies ? this.textOf(page) : '',
     }
   }
 }
