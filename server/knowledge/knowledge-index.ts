@@ -102,10 +102,10 @@ export class KnowledgeIndex {
     return this.finish([path], changes)
   }
 
-  /** Moves a page; `content` defaults to what the page held. */
+  /** Moves a page; `content` defaults to what the page held (in an index that reads pages from disk, the file at either name). */
   rename(from: string, to: string, content?: string): IndexUpdate {
     const page = this.pages.get(from)
-    const body = content ?? page?.content ?? (page && this.reader?.(from)) ?? undefined
+    const body = content ?? page?.content ?? (page && (this.reader?.(from) ?? this.reader?.(to))) ?? undefined
     if (body === undefined) throw new Error(`[metablog] cannot rename ${from}: the knowledge index has no such page.`)
     const changes = new ChangeSet()
     this.removeInto(from, changes)
