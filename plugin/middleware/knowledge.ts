@@ -3,8 +3,8 @@ import { neighbourhood } from '../../server/knowledge/graph-neighbourhood.js'
 import type { KnowledgeIndex } from '../../server/knowledge/knowledge-index.js'
 import { createRoute } from './api-handler.js'
 
-/** A search right after the server starts waits this long for the knowledge index, then answers without it. */
-const BRIEF_WAIT_MS = 500
+/** A search right after the server starts waits this long for the knowledge index, then answers without it (within 100 ms all told). */
+const BRIEF_WAIT_MS = 50
 
 const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds))
 

@@ -7,12 +7,13 @@ import { collectCollisions, collectGraph, type Collision, type GraphOptions } fr
 import { fragmentId, sameHeadings } from './heading-ids.js'
 import { LinkGraph, type IndexedPage } from './link-graph.js'
 import { listAttachmentPaths } from './load-attachments.js'
-import { loadPages } from './load-pages.js'
+import { listPageFiles, pageReader, readPages, type PageReader } from './load-pages.js'
+import { readPage } from './front-matter.js'
 import { NameTable, dependencyKeysOf, symmetricDifference } from './name-table.js'
 import { parsePage, type ParsedPage } from './parse-page.js'
 import { lookupOf, resolveLookup, type Resolution } from './resolver.js'
 import { LiveSearch, type SearchAnswer } from './live-search.js'
-import { DEFAULT_SEARCH_LIMIT } from './search-index.js'
+import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_TEXT, type SearchablePage } from './search-index.js'
 import { buildSections, buildSidebar, type SidebarOptions } from './sidebar.js'
 import type { IndexSnapshot } from './snapshot.js'
 import type { OutgoingLink, PageInput, ResolvedPage } from './index-types.js'
@@ -21,6 +22,7 @@ export type { IndexUpdate } from './change-set.js'
 export type { OutgoingLink, PageInput, ResolvedPage } from './index-types.js'
 export type { Collision } from './graph-view.js'
 export type { SearchAnswer } from './live-search.js'
+export type { PageReader } from './load-pages.js'
 
 /**
  * The live knowledge layer: every page's links resolved Obsidian-style, backlinks, unresolved
@@ -33,18 +35,24 @@ export class KnowledgeIndex {
   private readonly names = new NameTable()
   private readonly links = new LinkGraph()
   private readonly attachments = new AttachmentLinks()
+  /** With one, pages are kept without their text, read again for search (10,000 pages' text is ~25 MB of heap). */
+  private reader: PageReader | null = null
   /** Built on the first search (or by prepareSearch), then kept current. */
-  private readonly liveSearch = new LiveSearch(this.pages)
+  private readonly liveSearch = new LiveSearch(this.pages, (page) => this.bodyOf(page))
   private cachedGraph: GraphResponse | null = null
 
-  /** A full build: every page parsed once, every link resolved once; `attachments` are the site's attachment files. */
-  static build(pages: Iterable<PageInput>, attachments: Iterable<string> = []): KnowledgeIndex {
+  /**
+   * A full build: every page parsed once, every link resolved once; `attachments` are the site's
+   * attachment files. Given a `reader`, the index keeps no page's text and reads it when search needs it.
+   */
+  static build(pages: Iterable<PageInput>, attachments: Iterable<string> = [], reader?: PageReader): KnowledgeIndex {
     const index = new KnowledgeIndex()
+    index.reader = reader ?? null
     for (const file of attachments) index.attachments.table.add(file)
     const parsed: ParsedPage[] = []
     // Names go in while the page is fresh in the cache; a name table is the same in any order.
     for (const page of pages) {
-      const next = parsePage(page.path, page.content)
+      const next = index.parse(page.path, page.content)
       index.names.add(next)
       parsed.push(next)
     }
@@ -62,8 +70,11 @@ export class KnowledgeIndex {
    * (the thread pool's reads and the parser compete for the CPU, and wake-ups cost more).
    */
   static async load(sourceDir: string): Promise<KnowledgeIndex> {
-    const [pages, attachments] = await Promise.all([loadPages(sourceDir), listAttachmentPaths(sourceDir)])
-    return KnowledgeIndex.build(pages, attachments)
+    const [[files, pages], attachments] = await Promise.all([
+      listPageFiles(sourceDir).then(async (files) => [files, await readPages(sourceDir, files)] as const),
+      listAttachmentPaths(sourceDir),
+    ])
+    return KnowledgeIndex.build(pages, attachments, pageReader(sourceDir, files))
   }
 
   get size(): number {
@@ -91,9 +102,10 @@ export class KnowledgeIndex {
     return this.finish([path], changes)
   }
 
-  /** Moves a page; `content` defaults to what the page held. */
+  /** Moves a page; `content` defaults to what the page held (in an index that reads pages from disk, the file at either name). */
   rename(from: string, to: string, content?: string): IndexUpdate {
-    const body = content ?? this.pages.get(from)?.content
+    const page = this.pages.get(from)
+    const body = content ?? page?.content ?? (page && (this.reader?.(from) ?? this.reader?.(to))) ?? undefined
     if (body === undefined) throw new Error(`[metablog] cannot rename ${from}: the knowledge index has no such page.`)
     const changes = new ChangeSet()
     this.removeInto(from, changes)
@@ -220,7 +232,7 @@ export class KnowledgeIndex {
 
   private upsertInto(path: string, content: string, changes: ChangeSet): void {
     const previous = this.pages.get(path)
-    const next = parsePage(path, content)
+    const next = this.parse(path, content)
     if (previous) {
       this.links.detach(previous, this.names, changes)
       this.attachments.detach(previous)
@@ -263,6 +275,22 @@ export class KnowledgeIndex {
     this.liveSearch.changed(path)
     changes.graphChanged = true
     changes.sidebarChanged = true
+  }
+
+  /** Parses a page; with a reader, without keeping its text. */
+  private parse(path: string, content: string): ParsedPage {
+    const page = parsePage(path, content)
+    if (this.reader) page.content = null
+    return page
+  }
+
+  /** A page's body for search: from memory, or read again. The file may have changed since; a change on its way re-indexes it. */
+  private bodyOf(page: SearchablePage): string | null {
+    if (page.content !== null) return page.content.slice(page.bodyOffset, page.bodyOffset + MAX_SEARCH_TEXT)
+    const content = this.reader?.(page.path) ?? null
+    if (content === null) return null
+    const { bodyOffset } = readPage(page.path, content)
+    return content.slice(bodyOffset, bodyOffset + MAX_SEARCH_TEXT)
   }
 
   private finish(ownPaths: string[], changes: ChangeSet): IndexUpdate {

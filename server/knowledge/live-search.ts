@@ -1,34 +1,45 @@
 import type { SearchResult } from '../../plugin/protocol.js'
-import { SearchIndex, type SearchablePage } from './search-index.js'
+import { SearchIndex, type BodyReader, type SearchablePage } from './search-index.js'
 
 // Long enough to make progress, short enough that the dev server stays responsive.
 const SLICE_MS = 12
 
-/** Pages a query adds on the spot rather than answer without them (a few milliseconds' work). */
-const CATCH_UP_ON_QUERY = 100
+/** A query first adds pending pages for this long, so an edit is found at once, but never waits longer behind the build... */
+const CATCH_UP_MS = 20
+/** ...unless only this few are left: a small blog's search is then always complete. */
+const CATCH_UP_PAGES = 25
+/** Below this many pages, a first build indexes bodies straight away (titles first would not be worth it). */
+const TITLES_FIRST_FROM = 100
 
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve))
 
 /** Search results, and how much of the blog they cover while the first build is still running. */
 export interface SearchAnswer {
   results: SearchResult[]
-  /** Present while the index is still being built: the results come from `indexed` of `total` pages. */
+  /** Present while the index is still being built: the results come from `indexed` of `total` pages (and every page's title). */
   progress?: { indexed: number; total: number }
 }
 
 /**
  * The search index over a live page map. Built on first use, or in the background in slices
  * that yield to the event loop (a 10k-page blog takes seconds); page changes made meanwhile are
- * applied as they come. A search during the background build answers from what is indexed so far
- * and says so; a search once it is done catches up on the few pages changed since, on the spot.
+ * applied as they come. The background build indexes every page's title, headings and tags first
+ * (a small index, built in a fraction of the time), then the bodies: a search meanwhile answers from
+ * both and says so. Once done, the titles index is dropped, and a search catches up on the few pages
+ * changed since, on the spot.
  */
 export class LiveSearch {
   private index: SearchIndex | null = null
+  /** Every page by title, headings and tags, while the bodies are still being indexed. */
+  private titles: SearchIndex | null = null
   /** Pages not yet added while a background build runs. */
   private pending: Set<string> | null = null
   private preparing: Promise<void> | null = null
 
-  constructor(private readonly pages: ReadonlyMap<string, SearchablePage>) {}
+  constructor(
+    private readonly pages: ReadonlyMap<string, SearchablePage>,
+    private readonly bodyOf?: BodyReader,
+  ) {}
 
   get ready(): boolean {
     return this.index !== null && this.pending === null
@@ -40,20 +51,29 @@ export class LiveSearch {
 
   /**
    * Like `search`, but never waits behind a background build: with more than a few pages still to
-   * add, it answers from the pages indexed so far and says how many that is.
+   * add, it answers from the pages indexed so far (and from every title once those are in) and says how many that is.
    */
   searchNow(query: string, limit?: number): SearchAnswer {
-    if (!this.index || !this.pending || this.pending.size <= CATCH_UP_ON_QUERY) return { results: this.search(query, limit) }
-    return { results: this.index.search(query, limit), progress: { indexed: this.index.size, total: this.pages.size } }
+    if (this.index && this.pending) this.catchUp(performance.now() + CATCH_UP_MS)
+    if (this.pending && this.pending.size <= CATCH_UP_PAGES) this.catchUp(Number.POSITIVE_INFINITY)
+    if (!this.index || !this.pending) return { results: this.search(query, limit) }
+    const results = this.index.search(query, limit)
+    if (this.titles) {
+      const found = new Set(results.map((result) => result.path))
+      results.push(...this.titles.search(query, limit).filter((result) => !found.has(result.path)))
+      results.sort((left, right) => right.score - left.score)
+    }
+    return { results: results.slice(0, limit), progress: { indexed: this.index.size, total: this.pages.size } }
   }
 
   /** The finished index, built now if need be. */
   complete(): SearchIndex {
-    if (!this.index) this.index = SearchIndex.build(this.pages.values())
+    if (!this.index) this.index = SearchIndex.build(this.pages.values(), this.bodyOf)
     if (this.pending) {
       for (const path of this.pending) this.add(path)
       this.pending = null
     }
+    this.titles = null
     return this.index
   }
 
@@ -64,18 +84,16 @@ export class LiveSearch {
   prepare(pause: () => Promise<unknown> = nextTurn): Promise<void> {
     if (this.ready) return Promise.resolve()
     if (this.preparing) return this.preparing
-    this.index ??= new SearchIndex()
+    const first = !this.index
+    this.index ??= new SearchIndex(this.bodyOf)
     this.pending ??= new Set([...this.pages.keys()].filter((path) => !this.index!.has(path)))
     this.preparing = (async () => {
-      while (this.pending && this.pending.size > 0) {
-        const deadline = performance.now() + SLICE_MS
-        for (const path of this.pending) {
-          this.add(path)
-          if (performance.now() >= deadline) break
-        }
-        await pause()
+      // Titles first, only on the first build: a query meanwhile finds any page by its title.
+      if (first && this.pending!.size > TITLES_FIRST_FROM) await this.indexTitles(pause)
+      while (this.pending) {
+        this.catchUp(performance.now() + SLICE_MS)
+        if (this.pending) await pause()
       }
-      this.pending = null
       this.preparing = null
     })()
     return this.preparing
@@ -88,9 +106,38 @@ export class LiveSearch {
    */
   changed(path: string): void {
     if (!this.index) return
+    this.titleChanged(path)
     this.pending ??= new Set()
     this.pending.add(path)
     this.prepare().catch((error: Error) => console.warn(`[metablog] could not update search: ${error.message}`))
+  }
+
+  /** Adds pending pages until `deadline`; once none are left, the index is complete and the titles index goes. */
+  private catchUp(deadline: number): void {
+    for (const path of this.pending ?? []) {
+      this.add(path)
+      if (performance.now() >= deadline) break
+    }
+    if (this.pending?.size === 0) {
+      this.pending = null
+      this.titles = null
+    }
+  }
+
+  private async indexTitles(pause: () => Promise<unknown>): Promise<void> {
+    const titles = (this.titles = new SearchIndex(this.bodyOf, false))
+    const paths = [...this.pages.keys()]
+    for (let at = 0; at < paths.length && this.titles === titles; ) {
+      const deadline = performance.now() + SLICE_MS
+      while (at < paths.length && performance.now() < deadline) this.titleChanged(paths[at++]!)
+      await pause()
+    }
+  }
+
+  private titleChanged(path: string): void {
+    const page = this.pages.get(path)
+    if (page) this.titles?.upsert(page)
+    else this.titles?.remove(path)
   }
 
   /** Brings one page of the search index in line with the page map. */

@@ -3,8 +3,8 @@ import path from 'node:path'
 import { isSkippedFolder, pageNameOf } from '../safe-path.js'
 import type { PageInput } from './knowledge-index.js'
 
-// Enough reads in flight to keep libuv's thread pool busy without queueing thousands of requests.
-const READS_IN_FLIGHT = 32
+/** Synchronous reads go on for this long before the event loop gets a turn. */
+const READ_SLICE_MS = 8
 
 /** A page found on disk: its name (NFC, as /files names it) and the file as spelled on disk. */
 export interface PageFile {
@@ -46,29 +46,44 @@ export async function listPagePaths(sourceDir: string): Promise<string[]> {
 }
 
 /**
- * Reads pages with a bounded number of reads in flight. Callback `fs.readFile` is used on purpose:
- * for thousands of small files it is several times faster than `fs.promises.readFile`.
+ * Reads pages with synchronous reads, giving the event loop a turn every few milliseconds. For
+ * thousands of small files that is 2-3× faster than callback `fs.readFile` (a thread-pool round
+ * trip per file, measured at 10,000 pages) and the server still answers between batches.
  * A page that vanished between listing and reading is left out.
  */
-export function readPages(sourceDir: string, pages: PageFile[]): Promise<PageInput[]> {
-  return new Promise((resolve, reject) => {
-    const contents: (string | null)[] = new Array(pages.length).fill(null)
-    let next = 0
-    let pending = pages.length
-    if (pending === 0) return resolve([])
-    const finish = () => resolve(pages.flatMap((page, index) => (contents[index] === null ? [] : [{ path: page.path, content: contents[index]! }])))
-    const start = (): void => {
-      const index = next++
-      if (index >= pages.length) return
-      fs.readFile(path.join(sourceDir, pages[index]!.file), 'utf8', (error, content) => {
-        if (error && error.code !== 'ENOENT') return reject(error)
-        if (!error) contents[index] = content
-        if (--pending === 0) finish()
-        else start()
-      })
+export async function readPages(sourceDir: string, pages: PageFile[]): Promise<PageInput[]> {
+  const read: PageInput[] = []
+  let deadline = performance.now() + READ_SLICE_MS
+  for (const page of pages) {
+    try {
+      read.push({ path: page.path, content: fs.readFileSync(path.join(sourceDir, page.file), 'utf8') })
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
     }
-    for (let started = 0; started < READS_IN_FLIGHT; started++) start()
-  })
+    if (performance.now() >= deadline) {
+      await new Promise((resolve) => setImmediate(resolve))
+      deadline = performance.now() + READ_SLICE_MS
+    }
+  }
+  return read
+}
+
+/** Reads a page's file again by its name; null when it is gone. */
+export type PageReader = (path: string) => string | null
+
+/**
+ * Reads pages of `sourceDir` by name, synchronously (one small file takes microseconds; a search
+ * needs its few snippets at once). A file listed under another spelling (NFD) is read by that spelling.
+ */
+export function pageReader(sourceDir: string, files: PageFile[]): PageReader {
+  const spelled = new Map(files.filter((file) => file.file !== file.path).map((file) => [file.path, file.file]))
+  return (page) => {
+    try {
+      return fs.readFileSync(path.join(sourceDir, spelled.get(page) ?? page), 'utf8')
+    } catch {
+      return null
+    }
+  }
 }
 
 export async function loadPages(sourceDir: string): Promise<PageInput[]> {

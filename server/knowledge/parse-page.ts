@@ -19,7 +19,8 @@ export interface AttachmentLink {
 /** What the index keeps about one page. */
 export interface ParsedPage {
   path: string
-  content: string
+  /** The file's text; null in an index that reads it again from disk when needed (see KnowledgeIndex.load). */
+  content: string | null
   /** Where the body (after the front matter) starts in `content`. */
   bodyOffset: number
   title: string
@@ -41,16 +42,41 @@ function countLines(text: string, end: number): number {
   return lines
 }
 
+/**
+ * A copy of `text` that shares no memory with the file it was cut from. V8 keeps a slice of 13 or
+ * more characters as a view into its parent, so one kept title or link target would keep the whole
+ * page's text alive; appending and cutting a character forces a copy of the slice alone.
+ */
+const own = (text: string): string => (text.length < 13 ? text : `${text} `.slice(0, -1))
+const ownAll = (texts: string[]): string[] => texts.map(own)
+const ownMaybe = (text: string | undefined): string | undefined => (text === undefined ? undefined : own(text))
+
+/** The parsed link, its text copied out of the page's (see `own`). */
+function ownLink<T extends { target: string; heading: string | undefined; label: string | undefined }>(link: T): T {
+  link.target = own(link.target)
+  link.heading = ownMaybe(link.heading)
+  link.label = ownMaybe(link.label)
+  return link
+}
+
+function ownLookup(lookup: ParsedLink['lookup']): ParsedLink['lookup'] {
+  if (lookup.kind === 'name') return { kind: 'name', key: own(lookup.key) }
+  return lookup.kind === 'path' ? { kind: 'path', candidates: ownAll(lookup.candidates) } : lookup
+}
+
 export function parsePage(path: string, content: string): ParsedPage {
   const { meta, bodyOffset } = readPage(path, content)
   const parsed = parseMarkdown(meta.body, bodyOffset, countLines(content, bodyOffset), path)
   const links: ParsedLink[] = []
   const attachments: AttachmentLink[] = []
   for (const link of parsed.links) {
-    if (link.syntax !== 'wiki' || !isAssetTarget(link.target)) links.push(link)
-    else {
-      const { target, heading, label, embed, line } = link
-      attachments.push({ target, heading, label, embed, line, lookup: attachmentLookup(target, path), resolved: null })
+    if (link.syntax !== 'wiki' || !isAssetTarget(link.target)) {
+      link.lookup = ownLookup(link.lookup)
+      links.push(ownLink(link))
+    } else {
+      const { target, heading, label, embed, line } = ownLink(link)
+      const lookup = attachmentLookup(target, path)
+      attachments.push({ target, heading, label, embed, line, lookup: lookup && { ...lookup, key: own(lookup.key) }, resolved: null })
     }
   }
   const order = meta.frontmatter.order
@@ -58,15 +84,15 @@ export function parsePage(path: string, content: string): ParsedPage {
     path,
     content,
     bodyOffset,
-    title: meta.title,
-    aliases: meta.aliases,
-    tags: meta.tags,
+    title: own(meta.title),
+    aliases: ownAll(meta.aliases),
+    tags: ownAll(meta.tags),
     draft: meta.draft,
-    date: meta.date,
-    description: meta.description,
+    date: ownMaybe(meta.date),
+    description: ownMaybe(meta.description),
     order: typeof order === 'number' && Number.isFinite(order) ? order : undefined,
     links,
     attachments,
-    headings: parsed.headings,
+    headings: parsed.headings.map((heading) => ({ ...heading, text: own(heading.text), id: ownMaybe(heading.id) })),
   }
 }

@@ -10,9 +10,15 @@ export interface SearchablePage {
   title: string
   tags: string[]
   headings: { text: string }[]
-  content: string
+  /** The file's text, or null when `BodyReader` reads it from disk. */
+  content: string | null
   bodyOffset: number
 }
+
+/** A page's body (the Markdown after its front matter); null when it cannot be read. */
+export type BodyReader = (page: SearchablePage) => string | null
+
+const bodyInMemory: BodyReader = (page) => (page.content === null ? null : page.content.slice(page.bodyOffset, page.bodyOffset + MAX_SEARCH_TEXT))
 
 interface SearchDocument {
   id: string
@@ -46,17 +52,6 @@ const PREFIX: SearchOptions = {
 const FUZZY: SearchOptions = { ...EXACT, fuzzy: (term) => (term.length >= 5 && !isCjkTerm(term) ? 0.2 : false), maxFuzzy: 2 }
 
 const titleOf = (page: SearchablePage) => page.title.slice(0, MAX_SEARCH_TEXT)
-const textOf = (page: SearchablePage) => markdownToText(page.content.slice(page.bodyOffset, page.bodyOffset + MAX_SEARCH_TEXT))
-
-function toDocument(page: SearchablePage): SearchDocument {
-  return {
-    id: page.path,
-    title: titleOf(page),
-    headings: page.headings.map((heading) => heading.text).join('\n').slice(0, MAX_SEARCH_TEXT),
-    tags: page.tags.join(' '),
-    text: textOf(page),
-  }
-}
 
 /** Full-text search over the pages (MiniSearch), updated page by page. */
 export class SearchIndex {
@@ -74,8 +69,17 @@ export class SearchIndex {
    */
   private readonly documents = new Map<string, SearchablePage>()
 
-  static build(pages: Iterable<SearchablePage>): SearchIndex {
-    const index = new SearchIndex()
+  /**
+   * `bodyOf` gives a page's body to index and cut snippets from; by default the page's own `content`.
+   * With `bodies` false only titles, headings and tags are indexed (snippets still come from the body).
+   */
+  constructor(
+    private readonly bodyOf: BodyReader = bodyInMemory,
+    private readonly bodies = true,
+  ) {}
+
+  static build(pages: Iterable<SearchablePage>, bodyOf?: BodyReader): SearchIndex {
+    const index = new SearchIndex(bodyOf)
     for (const page of pages) index.upsert(page)
     return index
   }
@@ -90,7 +94,7 @@ export class SearchIndex {
 
   upsert(page: SearchablePage): void {
     if (this.documents.has(page.path)) this.engine.discard(page.path)
-    this.engine.add(toDocument(page))
+    this.engine.add(this.toDocument(page))
     this.documents.set(page.path, page)
   }
 
@@ -122,8 +126,23 @@ export class SearchIndex {
         path,
         title: page ? titleOf(page) : path,
         score: Math.round(hit.score * 1000) / 1000,
-        snippet: makeSnippet(page ? textOf(page) : '', snippetTerms),
+        snippet: makeSnippet(page ? this.textOf(page) : '', snippetTerms),
       }
     })
+  }
+
+  private textOf(page: SearchablePage): string {
+    const body = this.bodyOf(page)
+    return body === null ? '' : markdownToText(body.slice(0, MAX_SEARCH_TEXT))
+  }
+
+  private toDocument(page: SearchablePage): SearchDocument {
+    return {
+      id: page.path,
+      title: titleOf(page),
+      headings: page.headings.map((heading) => heading.text).join('\n').slice(0, MAX_SEARCH_TEXT),
+      tags: page.tags.join(' '),
+      text: this.bodies ? this.textOf(page) : '',
+    }
   }
 }

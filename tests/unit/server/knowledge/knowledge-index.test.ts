@@ -190,3 +190,30 @@ describe('loading pages from a folder', () => {
     expect(index.backlinks('posts/one.md')).toEqual(['index.md'])
   })
 })
+
+describe('an index loaded from a folder', () => {
+  let folder = ''
+  afterEach(async () => {
+    if (folder) await fs.rm(folder, { recursive: true, force: true })
+    folder = ''
+  })
+
+  it('keeps no page text: search indexes and quotes the file as it is on disk, and a rename reads it at its new name', async () => {
+    folder = await fs.mkdtemp(path.join(os.tmpdir(), 'metablog-reader-'))
+    await fs.mkdir(path.join(folder, 'posts'))
+    await fs.writeFile(path.join(folder, 'posts/fruit.md'), page('Fruit', 'A kumquat is small.'))
+    const index = await KnowledgeIndex.load(folder)
+    // Changed on disk, not yet told to the index: search reads the file, so it sees the new words.
+    await fs.writeFile(path.join(folder, 'posts/fruit.md'), page('Fruit', 'A lime is sour.'))
+    expect(index.search('lime').map((result) => result.snippet)).toEqual(['Fruit A lime is sour.'])
+    expect(index.search('kumquat')).toEqual([])
+    // Moved on disk first, as the dev server sees it: the page's text is read under its new name.
+    await fs.rename(path.join(folder, 'posts/fruit.md'), path.join(folder, 'posts/citrus.md'))
+    index.rename('posts/fruit.md', 'posts/citrus.md')
+    expect(index.resolve('Fruit', 'index.md')?.path).toBe('posts/citrus.md')
+    expect(index.search('lime').map((result) => result.path)).toEqual(['posts/citrus.md'])
+    await fs.rm(path.join(folder, 'posts/citrus.md'))
+    // A page whose file is gone answers with an empty snippet rather than failing.
+    expect(index.search('fruit').map((result) => [result.path, result.snippet])).toEqual([['posts/citrus.md', '']])
+  })
+})
