@@ -4,6 +4,7 @@ import type { EnhanceAppContext } from 'vitepress'
 import { inBrowser } from 'vitepress'
 import { defineAsyncComponent } from 'vue'
 import assistant from 'virtual:metablog/assistant'
+import loadGraph from 'virtual:metablog/graph-component'
 import { providePageSidebar } from './theme/page-sidebar'
 // Wiki-link and embed styles, for any theme.
 import './theme/knowledge.css'
@@ -14,8 +15,9 @@ import './theme/knowledge.css'
  */
 export function enhanceApp({ app, siteData }: EnhanceAppContext): void {
   if (!app.config.globalProperties.$pinia) app.use(createPinia())
-  // For the graph page: `<KnowledgeGraph />` in any Markdown page; it and d3 load only where it is used.
-  app.component('KnowledgeGraph', defineAsyncComponent(() => import('./components/KnowledgeGraph.vue')))
+  // For the graph page: `<KnowledgeGraph />` in any Markdown page; it and d3 load only where it is used
+  // (null in a build where no page and none of the blog's code names it).
+  if (loadGraph) app.component('KnowledgeGraph', defineAsyncComponent(loadGraph))
   // Dev keeps the sidebar in site data, where the dev server updates it live.
   if (!import.meta.env.DEV) providePageSidebar(app)
   // A build resolves `assistant` to null: the writer UI is not part of a production site.

@@ -15,3 +15,9 @@ declare module 'virtual:metablog/assistant' {
   const assistant: typeof import('./dev-assistant') | null
   export default assistant
 }
+
+declare module 'virtual:metablog/graph-component' {
+  /** Loads the KnowledgeGraph component; null in a build whose pages never use `<KnowledgeGraph>`, which then compiles none of it. */
+  const loadGraph: (() => Promise<typeof import('./components/KnowledgeGraph.vue')>) | null
+  export default loadGraph
+}

@@ -1,5 +1,7 @@
 import { fileURLToPath } from 'node:url'
-import { ASSISTANT_MODULE_ID, RESOLVED_ASSISTANT_MODULE_ID } from './virtual-modules.js'
+import type { SiteConfig } from 'vitepress'
+import { usesKnowledgeGraph } from './graph-usage.js'
+import { ASSISTANT_MODULE_ID, GRAPH_COMPONENT_MODULE_ID, RESOLVED_ASSISTANT_MODULE_ID, RESOLVED_GRAPH_COMPONENT_MODULE_ID } from './virtual-modules.js'
 import type { Plugin } from './vite-types.js'
 
 // Everything the theme and the orb import from npm. Vite finds these only when a page first loads
@@ -23,6 +25,7 @@ const OWN_ENTRIES = ['metablog', 'metablog/client', 'metablog/theme']
 
 // The compiled dev-only client, beside the compiled plugin in dist/.
 const DEV_ASSISTANT = fileURLToPath(new URL('../client/dev-assistant.js', import.meta.url))
+const KNOWLEDGE_GRAPH = fileURLToPath(new URL('../client/components/KnowledgeGraph.vue', import.meta.url))
 
 /**
  * Pre-bundles the client's dependencies when the dev server starts; compiles MetaBlog's client with
@@ -32,14 +35,23 @@ export function clientDepsPlugin(): Plugin {
   // Installed from npm, the dependencies sit beside metablog; in this repository, at the root.
   const installed = fileURLToPath(import.meta.url).includes('/node_modules/metablog/')
   let command: 'serve' | 'build' = 'serve'
+  // In dev the graph is registered always: it compiles only when a page shows it.
+  let graphUsed = true
   return {
     name: 'metablog:client-deps',
     resolveId(id) {
-      return id === ASSISTANT_MODULE_ID ? RESOLVED_ASSISTANT_MODULE_ID : undefined
+      if (id === ASSISTANT_MODULE_ID) return RESOLVED_ASSISTANT_MODULE_ID
+      return id === GRAPH_COMPONENT_MODULE_ID ? RESOLVED_GRAPH_COMPONENT_MODULE_ID : undefined
     },
     load(id) {
+      // A build that never shows the graph compiles none of it (the component, d3, its worker's own bundle).
+      if (id === RESOLVED_GRAPH_COMPONENT_MODULE_ID) return graphUsed ? `export default () => import(${JSON.stringify(KNOWLEDGE_GRAPH)})` : 'export default null'
       if (id !== RESOLVED_ASSISTANT_MODULE_ID) return undefined
       return command === 'build' ? 'export default null' : `import * as assistant from ${JSON.stringify(DEV_ASSISTANT)}\nexport default assistant`
+    },
+    async configResolved(config) {
+      const site = (config as { vitepress?: SiteConfig }).vitepress
+      if (config.command === 'build' && site) graphUsed = await usesKnowledgeGraph(site)
     },
     config(_config, environment) {
       command = environment.command

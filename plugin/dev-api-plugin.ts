@@ -1,21 +1,57 @@
-import { TOKEN_META_NAME } from './protocol.js'
-import { createToken } from '../server/request-guard.js'
+import type { Server as HttpServer } from 'node:http'
+import type { SiteConfig } from 'vitepress'
+import { API_PREFIX, TOKEN_META_NAME } from './protocol.js'
+import { cutSlowHeaders } from '../server/header-timeout.js'
+import { createRequestGuard, createToken } from '../server/request-guard.js'
+import { createDevApiLoader } from './dev-api-loader.js'
 import type { KnowledgeService } from './knowledge-service.js'
+import { gateMiddleware } from './middleware/gate.js'
 import type { ResolvedOptions } from './options.js'
-import type { Plugin } from './vite-types.js'
+import type { Plugin, ViteDevServer } from './vite-types.js'
 
 // One token per dev-server process: a page reloaded after a config restart keeps working.
 const processToken = createToken()
 
-/** The dev server's API: the security gate and every route (plugin/dev-api.ts), loaded when the dev server starts. */
+function siteConfigOf(server: ViteDevServer): SiteConfig {
+  const site = (server.config as { vitepress?: SiteConfig }).vitepress
+  if (!site) throw new Error('[metablog] withMetaBlog() must wrap a VitePress config: no VitePress site config was found.')
+  return site
+}
+
+/**
+ * The dev server's API. The security gate is mounted when the server starts; the routes behind it
+ * (plugin/dev-api.ts) load on the first request or the first file event, off the start path.
+ */
 export function devApiPlugin(options: ResolvedOptions, knowledge: KnowledgeService): Plugin {
   return {
     name: 'metablog:dev-api',
     apply: 'serve',
-    // Vite awaits this before its own middleware, so the gate still runs first.
-    async configureServer(server) {
-      const { mountDevApi } = await import('./dev-api.js')
-      mountDevApi(server, options, knowledge, processToken)
+    // Vite runs this before its own middleware, so the gate still runs first.
+    configureServer(server) {
+      const site = siteConfigOf(server)
+      const log = server.config.logger
+      const api = createDevApiLoader(
+        async () => (await import('./dev-api.js')).createDevApi(server, site, options, knowledge),
+        (message) => log.error(message),
+      )
+      server.watcher.on('all', (event, file) => api.fileEvent(event, file))
+      const checkRequest = createRequestGuard({
+        token: processToken,
+        allowedHosts: server.config.server.allowedHosts,
+        https: Boolean(server.config.server.https),
+      })
+      // Headers come before any route: one trickling in is cut for the whole (plain HTTP) server.
+      if (server.httpServer && !server.config.server.https) cutSlowHeaders(server.httpServer as HttpServer)
+      const middlewares = server.middlewares
+      // 0. While any request is being answered, the search index's background build holds back.
+      middlewares.use(function requestsInFlightMiddleware(_request, response, next) {
+        response.once('close', knowledge.requestStarted())
+        next()
+      })
+      // 1. The gate: host, origin, token, content type, size, JSON (the body within a few seconds).
+      middlewares.use(API_PREFIX, gateMiddleware({ checkRequest, bodyLimit: options.bodyLimit }))
+      // 2.–6. Every route (plugin/dev-api.ts), loaded by the first request that passed the gate.
+      middlewares.use(API_PREFIX, api.middleware)
     },
     transformIndexHtml() {
       return [{ tag: 'meta', attrs: { name: TOKEN_META_NAME, content: processToken }, injectTo: 'head' }]

@@ -6,3 +6,6 @@ export const SITE_DATA_MODULE_ID = '/@siteData'
 /** The dev-only client (orb, live graph): the real module under `vitepress dev`, null in a build. */
 export const ASSISTANT_MODULE_ID = 'virtual:metablog/assistant'
 export const RESOLVED_ASSISTANT_MODULE_ID = `\0${ASSISTANT_MODULE_ID}`
+/** KnowledgeGraph's loader for `enhanceApp`'s global registration; null in a build whose pages never use `<KnowledgeGraph>`. */
+export const GRAPH_COMPONENT_MODULE_ID = 'virtual:metablog/graph-component'
+export const RESOLVED_GRAPH_COMPONENT_MODULE_ID = `\0${GRAPH_COMPONENT_MODULE_ID}`

@@ -1,0 +1,35 @@
+// The dev API loads its routes on first need (plugin/dev-api-loader.ts): the first requests after a
+// start are answered as if it had always been there. (An edit before any request: dev-api-early-edit.)
+import { afterEach, describe, expect, it } from 'vitest'
+import { API_PREFIX, TOKEN_HEADER } from '../../plugin/protocol.js'
+import { startDevServer, type DevServer } from '../helpers/dev-server.js'
+
+let dev: DevServer | undefined
+
+afterEach(async () => {
+  await dev?.close()
+  dev = undefined
+})
+
+describe('the dev API right after the server starts', () => {
+  it('answers the first requests, all at once, each as the loaded API would, and refuses the ones without the token', async () => {
+    dev = await startDevServer({ env: { METABLOG_TEST_NO_PREBUNDLE: '1' } })
+    const { origin, token } = dev
+    const [refused, forged, pages, status, unknown, badType] = await Promise.all([
+      fetch(`${origin}${API_PREFIX}/pages`),
+      fetch(`${origin}${API_PREFIX}/files?path=index.md`, { headers: { [TOKEN_HEADER]: 'x'.repeat(43) } }),
+      dev.api('/pages'),
+      dev.api('/llm/status'),
+      dev.api('/no-such-route'),
+      fetch(`${origin}${API_PREFIX}/locks`, { method: 'POST', headers: { [TOKEN_HEADER]: token, 'content-type': 'text/plain' }, body: 'hello' }),
+    ])
+    expect([refused.status, (await refused.json()).error.code]).toEqual([403, 'ERR_TOKEN'])
+    expect([forged.status, (await forged.json()).error.code]).toEqual([403, 'ERR_TOKEN'])
+    expect(pages.status).toBe(200)
+    expect(pages.json.pages.map((page: { path: string }) => page.path)).toContain('index.md')
+    expect(status.status).toBe(200)
+    expect(status.json).toHaveProperty('configured')
+    expect([unknown.status, unknown.json.error.code]).toEqual([404, 'ERR_NOT_FOUND'])
+    expect([badType.status, (await badType.json()).error.code]).toEqual([415, 'ERR_CONTENT_TYPE'])
+  })
+})

@@ -1,0 +1,82 @@
+import fs from 'node:fs/promises'
+import path from 'node:path'
+import { parseAst } from 'rollup/parseAst'
+import type { SiteConfig } from 'vitepress'
+import { afterEach, describe, expect, it } from 'vitest'
+import { clientDepsPlugin } from '../../../plugin/client-deps-plugin.js'
+import { usesKnowledgeGraph } from '../../../plugin/graph-usage.js'
+import { importsOnlyEnhanceApp } from '../../../plugin/lean-client-plugin.js'
+import { GRAPH_COMPONENT_MODULE_ID, RESOLVED_GRAPH_COMPONENT_MODULE_ID } from '../../../plugin/virtual-modules.js'
+import { makeTempDir } from '../../helpers/dev-server.js'
+
+const parse = (code: string) => parseAst(code) as unknown as { body: { type: string }[] }
+
+describe('importsOnlyEnhanceApp', () => {
+  it('is true for a theme that takes enhanceApp alone, in one or several statements', () => {
+    expect(importsOnlyEnhanceApp(`import { enhanceApp } from 'metablog/client'\nexport default { enhanceApp }`, parse)).toBe(true)
+    expect(importsOnlyEnhanceApp(`import { enhanceApp as metablog } from "metablog/client"\nimport { enhanceApp } from "metablog/client"`, parse)).toBe(true)
+  })
+
+  it('is false for anything that may use the components', () => {
+    for (const code of [
+      `import { enhanceApp, PageBacklinks } from 'metablog/client'`,
+      `import * as metablog from 'metablog/client'`,
+      `import metablog from 'metablog/client'`,
+      `import 'metablog/client'`,
+      `export { PageBacklinks } from 'metablog/client'`,
+      `export * from 'metablog/client'`,
+      `import { enhanceApp } from 'metablog/client'\nconst more = () => import('metablog/client')`,
+      `import { enhanceApp } from 'vitepress'`,
+    ]) {
+      expect(importsOnlyEnhanceApp(code, parse), code).toBe(false)
+    }
+  })
+})
+
+describe('the KnowledgeGraph registration in a build', () => {
+  let root = ''
+  afterEach(async () => {
+    if (root) await fs.rm(root, { recursive: true, force: true })
+  })
+
+  async function site(files: Record<string, string>): Promise<SiteConfig> {
+    root = await makeTempDir('graph-usage')
+    for (const [name, text] of Object.entries(files)) {
+      await fs.mkdir(path.dirname(path.join(root, name)), { recursive: true })
+      await fs.writeFile(path.join(root, name), text)
+    }
+    const vitepress = path.join(root, '.vitepress')
+    const pages = Object.keys(files).filter((name) => name.endsWith('.md') && !name.startsWith('.'))
+    return { root, srcDir: root, themeDir: path.join(vitepress, 'theme'), outDir: path.join(vitepress, 'dist'), cacheDir: path.join(vitepress, 'cache'), tempDir: path.join(vitepress, '.temp'), pages } as SiteConfig
+  }
+
+  const layout = { '.vitepress/theme/index.ts': `import { enhanceApp } from 'metablog/client'\nexport default { enhanceApp }`, 'index.md': '# Home\n' }
+
+  it('is left out when no page and none of the blog’s code names the graph', async () => {
+    const config = await site({ ...layout, 'posts/a.md': '# A\n\nKnowledge graphs are nice.\n', 'node_modules/x/KnowledgeGraph.vue': '<KnowledgeGraph />', '.vitepress/dist/a.js': 'KnowledgeGraph' })
+    expect(await usesKnowledgeGraph(config)).toBe(false)
+    const plugin = clientDepsPlugin()
+    ;(plugin.config as (...args: unknown[]) => unknown)({}, { command: 'build', mode: 'production' })
+    await (plugin.configResolved as (config: unknown) => Promise<void>)({ command: 'build', vitepress: config })
+    expect((plugin.resolveId as (id: string) => unknown)(GRAPH_COMPONENT_MODULE_ID)).toBe(RESOLVED_GRAPH_COMPONENT_MODULE_ID)
+    expect((plugin.load as (id: string) => unknown)(RESOLVED_GRAPH_COMPONENT_MODULE_ID)).toBe('export default null')
+  })
+
+  it('is kept when a page shows it, by either tag name, or the theme’s code names it', async () => {
+    expect(await usesKnowledgeGraph(await site({ ...layout, 'graph.md': '# Graph\n\n<KnowledgeGraph />\n' }))).toBe(true)
+    await fs.rm(root, { recursive: true, force: true })
+    expect(await usesKnowledgeGraph(await site({ ...layout, 'graph.md': '<knowledge-graph focus="index.md"></knowledge-graph>\n' }))).toBe(true)
+    await fs.rm(root, { recursive: true, force: true })
+    const config = await site({ ...layout, '.vitepress/theme/Layout.vue': '<template><KnowledgeGraph :height="300" /></template>' })
+    expect(await usesKnowledgeGraph(config)).toBe(true)
+    const plugin = clientDepsPlugin()
+    await (plugin.configResolved as (config: unknown) => Promise<void>)({ command: 'build', vitepress: config })
+    expect((plugin.load as (id: string) => unknown)(RESOLVED_GRAPH_COMPONENT_MODULE_ID)).toMatch(/^export default \(\) => import\(".*KnowledgeGraph\.vue"\)$/)
+  })
+
+  it('is always registered under the dev server, where it compiles only when a page shows it', () => {
+    const plugin = clientDepsPlugin()
+    ;(plugin.config as (...args: unknown[]) => unknown)({}, { command: 'serve', mode: 'development' })
+    expect((plugin.load as (id: string) => unknown)(RESOLVED_GRAPH_COMPONENT_MODULE_ID)).toMatch(/KnowledgeGraph\.vue/)
+  })
+})
