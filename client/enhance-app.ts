@@ -16,8 +16,8 @@ export function enhanceApp({ app, siteData }: EnhanceAppContext): void {
   if (!app.config.globalProperties.$pinia) app.use(createPinia())
   // For the graph page: `<KnowledgeGraph />` in any Markdown page; it and d3 load only where it is used.
   app.component('KnowledgeGraph', defineAsyncComponent(() => import('./components/KnowledgeGraph.vue')))
-  // Dev keeps the sidebar in site data, where the dev server updates it live.
-  if (!import.meta.env.DEV) providePageSidebar(app)
+  // The generated sidebar comes with each page, in dev too (where the dev server updates it live).
+  providePageSidebar(app)
   // A build resolves `assistant` to null: the writer UI is not part of a production site.
   if (assistant && inBrowser) assistant.installAssistant(app, siteData)
 }

@@ -26,6 +26,7 @@ export class KnowledgeService {
   private loadedFor: string | null = null
   private site: SiteConfig | null = null
   private userSidebar: DefaultTheme.Sidebar | undefined
+  private generatedSections: DefaultTheme.SidebarMulti | undefined
   private includeDrafts = true
   private requestsInFlight = 0
   private lastRequestAt = 0
@@ -72,6 +73,14 @@ export class KnowledgeService {
     if (mode === 'build') return this.adopted
     this.adopted.catch((error: Error) => site.logger.error(`[metablog] could not build the knowledge index: ${error.message}`))
     return Promise.resolve()
+  }
+
+  /**
+   * The generated sidebar, one full section per top-level folder, when the author has none of their
+   * own: each page carries its own section (windowed) in its page data, never the site data.
+   */
+  get sidebarSections(): DefaultTheme.SidebarMulti | undefined {
+    return this.generatedSections
   }
 
   /** Resolves once the index of the loaded site is built and its sidebar set. */
@@ -126,11 +135,9 @@ export class KnowledgeService {
     const moduleGraph = server.moduleGraph
     const sidebar = update.sidebarChanged ? this.refreshSidebar(paths) : null
     if (sidebar) {
-      // The page patches its sidebar from the event; the site data is only marked stale for the next full load,
-      // so a 10,000-page blog does not send every page's sidebar again for one edit.
-      const siteData = moduleGraph.getModuleById(SITE_DATA_MODULE_ID)
-      if (siteData) moduleGraph.invalidateModule(siteData)
+      // The page patches its sidebar from the event; what a full load reads is only marked stale.
       sendEvent(server, 'metablog:sidebar-updated', { paths, ...sidebar })
+      this.markSidebarStale(sidebar, server)
     }
     if (update.graphChanged || update.backlinksChanged.length > 0) {
       const graph = moduleGraph.getModuleById(RESOLVED_GRAPH_MODULE_ID)
@@ -157,23 +164,25 @@ export class KnowledgeService {
   }
 
   /**
-   * Writes the generated sidebar into VitePress's site data. With `paths`, only the sections of their
-   * top-level folders are rebuilt. Returns what changed, for the page to patch, or null.
+   * Sets the sidebar: the author's own, merged, in VitePress's site data; or the generated sections,
+   * kept here for pages to carry. With `paths`, only the sections of their top-level folders are
+   * rebuilt. Returns what changed, for the page to patch, or null.
    */
   private refreshSidebar(paths?: string[]): SidebarChange | null {
     if (!this.options.sidebar || !this.site) return null
-    const themeConfig = (this.site.site.themeConfig ??= {})
     const options = { includeDrafts: this.includeDrafts }
-    const previous = themeConfig.sidebar as DefaultTheme.Sidebar | undefined
     if (this.userSidebar !== undefined) {
       // Theirs: kept, with new pages added to their groups, and sent whole.
-      const next = mergeSidebar(this.index.sidebar({ ...options, folderLimit: Number.POSITIVE_INFINITY }), this.userSidebar)
-      if (JSON.stringify(next) === JSON.stringify(previous)) return null
+      this.generatedSections = undefined
+      const themeConfig = (this.site.site.themeConfig ??= {})
+      const next = mergeSidebar(this.index.sidebar(options), this.userSidebar)
+      if (JSON.stringify(next) === JSON.stringify(themeConfig.sidebar)) return null
       themeConfig.sidebar = next
       return { sidebar: next }
     }
     // None of the author's: one section per top-level folder, and a change touches only its folders' sections.
-    const before: DefaultTheme.SidebarMulti = previous && !Array.isArray(previous) ? previous : {}
+    const previous = this.generatedSections
+    const before: DefaultTheme.SidebarMulti = previous ?? {}
     let next: DefaultTheme.SidebarMulti
     let keys: string[]
     if (paths && previous !== undefined) {
@@ -192,8 +201,23 @@ export class KnowledgeService {
       if (JSON.stringify(section) !== JSON.stringify(before[key] ?? null)) sections[key] = section
     }
     if (previous !== undefined && Object.keys(sections).length === 0) return null
-    themeConfig.sidebar = next
+    this.generatedSections = next
     return { sections }
+  }
+
+  /** In dev, after a sidebar change: a page loaded afresh must not get its old section from Vite's module cache. */
+  private markSidebarStale(change: SidebarChange, server: ViteDevServer): void {
+    const moduleGraph = server.moduleGraph
+    if (change.sidebar !== undefined) {
+      const siteData = moduleGraph.getModuleById(SITE_DATA_MODULE_ID)
+      if (siteData) moduleGraph.invalidateModule(siteData)
+    }
+    const folders = Object.keys(change.sections ?? {}).map((key) => key.slice(1))
+    if (folders.length === 0) return
+    for (const path of this.index.paths()) {
+      if (!folders.some((folder) => path.startsWith(folder))) continue
+      for (const module of moduleGraph.getModulesByFile(`${this.site?.srcDir}/${path}`) ?? []) moduleGraph.invalidateModule(module)
+    }
   }
 }
 

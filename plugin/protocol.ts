@@ -502,3 +502,10 @@ export interface PageKnowledge {
   /** The page and the pages within one link of it, when another page links here. */
   links?: GraphResponse
 }
+
+/**
+ * In dev, a long folder's full sidebar list, for its "More" entry: `GET ${DEV_SIDEBAR_PATH}?folder=posts/deep`
+ * → `[[text, link], …]` (a build ships the same list as a JSON asset). Outside the API: it needs no token,
+ * like the page data it completes; 404 ERR_NOT_FOUND for a folder the generated sidebar does not have.
+ */
+export const DEV_SIDEBAR_PATH = '/@metablog/sidebar.json'
