@@ -9,6 +9,7 @@ import { folderEntries } from './sidebar-shipment.js'
 /**
  * In dev, a folder's full list for its "More" entry (what a build ships as a JSON asset), from the live
  * sidebar. Mounted after Vite's own middleware, so its host check applies; it tells what `/@siteData` told before.
+ * Asked with `Accept: application/json`: Vite's SPA fallback turns a request that accepts HTML into the index page first.
  */
 export function sidebarListMiddleware(knowledge: KnowledgeService) {
   return async function metablogSidebarListMiddleware(request: IncomingMessage, response: ServerResponse, next: () => void): Promise<void> {

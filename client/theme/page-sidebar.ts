@@ -46,7 +46,8 @@ function shownSidebar(own: DefaultTheme.SidebarMulti | undefined, relativePath: 
 function loadFolder(src: string): Promise<Item[]> {
   let pending = loaded.get(src)
   if (!pending) {
-    pending = fetch(withBase(src))
+    // Asked as JSON: Vite's dev server answers a request that accepts HTML with the app's page.
+    pending = fetch(withBase(src), { headers: { accept: 'application/json' } })
       .then((response) => (response.ok ? (response.json() as Promise<[string, string][]>) : Promise.reject(new Error(`${response.status} for ${src}`))))
       .then((entries) => entries.map(([text, link]) => ({ text, link })))
     // A failed load may be retried with the next click.
@@ -64,8 +65,8 @@ async function onMore(event: Event): Promise<void> {
   if (!item || !marker) return
   event.preventDefault()
   const folder = marker.dataset.folder ?? ''
-  const group = item.parentElement?.parentElement
-  const links = () => [...(group?.querySelectorAll<HTMLAnchorElement>(':scope > .VPSidebarItem > .item > a') ?? [])]
+  // Queried afresh each time: the default theme renders the whole sidebar anew when its groups change.
+  const links = () => [...document.querySelectorAll<HTMLAnchorElement>('.VPSidebar .VPSidebarItem > .item > a')]
   const before = new Set(links().map((link) => link.getAttribute('href')))
   try {
     const live = Object.values(liveSections.value).find((section) => section && folderPages(section, folder))
@@ -75,8 +76,13 @@ async function onMore(event: Event): Promise<void> {
     console.warn(`[metablog] could not load the rest of ${folder}: ${(error as Error).message}`)
     return
   }
-  await nextTick()
-  links().find((link) => !before.has(link.getAttribute('href')))?.focus()
+  // The default theme copies the sidebar through a watcher: the new entries may render a frame later.
+  for (let frame = 0; frame < 30; frame++) {
+    await nextTick()
+    const revealed = links().find((link) => !before.has(link.getAttribute('href')))
+    if (revealed) return revealed.focus()
+    await new Promise((resolve) => requestAnimationFrame(resolve))
+  }
 }
 
 /**
@@ -91,7 +97,8 @@ export function providePageSidebar(app: App): void {
     const sidebar = shownSidebar(own, data.page.value.relativePath)
     return sidebar ? { ...data.theme.value, sidebar } : data.theme.value
   })
-  app.provide(dataSymbol, { ...data, theme })
+  // Replaced, not provided again: Vue warns in dev when a key is provided twice.
+  ;(app._context.provides as Record<symbol, unknown>)[dataSymbol as symbol] = { ...data, theme }
   if (inBrowser && !listening) {
     listening = true
     document.addEventListener('click', (event) => void onMore(event))
