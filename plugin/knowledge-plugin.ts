@@ -8,7 +8,7 @@ import { BACKLINKS_DEFINE } from './options.js'
 import { createGraphSlices } from './page-knowledge.js'
 import type { PageKnowledge } from './protocol.js'
 import { sidebarListMiddleware } from './sidebar-list-middleware.js'
-import { devSidebarSource } from '../server/knowledge/sidebar-window.js'
+import { devSidebarSource, moreLabel } from '../server/knowledge/sidebar-window.js'
 import { createSidebarShipment, pageSection, type SidebarShipment } from './sidebar-shipment.js'
 import { GRAPH_MODULE_ID, RESOLVED_GRAPH_MODULE_ID } from './virtual-modules.js'
 import type { Plugin } from './vite-types.js'
@@ -36,7 +36,7 @@ export function knowledgePlugin(knowledge: KnowledgeService): Plugin {
   function pageSidebar(relativePath: string): PageKnowledge['sidebar'] {
     if (shipment) return shipment.sidebar?.section(relativePath)
     const sections = knowledge.sidebarSections
-    return sections && pageSection(sections, relativePath, devSidebarSource)
+    return sections && pageSection(sections, relativePath, { source: devSidebarSource, label: moreLabel(knowledge.siteLang) })
   }
 
   function pageKnowledge(pageData: { relativePath: string; frontmatter: Record<string, unknown> }): PageKnowledge | undefined {
@@ -58,7 +58,7 @@ export function knowledgePlugin(knowledge: KnowledgeService): Plugin {
         if (!shipment) {
           const graph = knowledge.index.graph({ includeDrafts: false })
           const sections = knowledge.sidebarSections
-          shipment = { asset: graphAsset(graph, site.assetsDir), slices: createGraphSlices(graph), sidebar: sections && createSidebarShipment(sections, site.assetsDir) }
+          shipment = { asset: graphAsset(graph, site.assetsDir), slices: createGraphSlices(graph), sidebar: sections && createSidebarShipment(sections, site.assetsDir, site.site.lang) }
         }
       }
       // VitePress inlines site data into every page, dev and build: the generated sections travel in each page's own data instead.

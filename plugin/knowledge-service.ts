@@ -42,6 +42,11 @@ export class KnowledgeService {
     return this.site?.srcDir ?? null
   }
 
+  /** The site's language (VitePress's `lang`), once loaded. */
+  get siteLang(): string | undefined {
+    return this.site?.site.lang
+  }
+
   /** The site's output folder, once loaded. */
   get outDir(): string | null {
     return this.site?.outDir ?? null

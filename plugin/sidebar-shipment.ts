@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto'
 import type { DefaultTheme } from 'vitepress'
 import { sidebarLink } from '../server/knowledge/sidebar.js'
-import { folderOfLink, sectionKeyOf, SIDEBAR_WINDOW, windowSection } from '../server/knowledge/sidebar-window.js'
+import { folderOfLink, moreLabel, sectionKeyOf, SIDEBAR_WINDOW, windowSection, type WindowOptions } from '../server/knowledge/sidebar-window.js'
 import type { PageKnowledge } from './protocol.js'
 
 type Item = DefaultTheme.SidebarItem
@@ -27,11 +27,11 @@ function foldersOf(items: Item[], into = new Map<string, Item[]>()): Map<string,
 const leafCount = (items: Item[]): number => items.reduce((count, item) => count + (item.items ? leafCount(item.items) : item.link ? 1 : 0), 0)
 
 /** The one section a page shows, windowed for that page, keyed as in VitePress's multi-sidebar; undefined for pages in none. */
-export function pageSection(sections: DefaultTheme.SidebarMulti, relativePath: string, source: (folder: string) => string): PageKnowledge['sidebar'] {
+export function pageSection(sections: DefaultTheme.SidebarMulti, relativePath: string, options: WindowOptions): PageKnowledge['sidebar'] {
   const key = sectionKeyOf(Object.keys(sections), relativePath)
   const section = key === undefined ? undefined : sections[key]
   if (!Array.isArray(section)) return section === undefined ? undefined : { [key!]: section }
-  return { [key!]: windowSection(section, sidebarLink(relativePath), { source }) }
+  return { [key!]: windowSection(section, sidebarLink(relativePath), options) }
 }
 
 export interface SidebarShipment {
@@ -42,7 +42,7 @@ export interface SidebarShipment {
 }
 
 /** What a build ships of the generated sidebar, worked out once from the full sections. */
-export function createSidebarShipment(sections: DefaultTheme.SidebarMulti, assetsDir: string): SidebarShipment {
+export function createSidebarShipment(sections: DefaultTheme.SidebarMulti, assetsDir: string, lang?: string): SidebarShipment {
   const folder = assetsDir.replace(/^\/+|\/+$/g, '')
   const files = new Map<string, { fileName: string; source: string }>()
   for (const section of Object.values(sections)) {
@@ -54,5 +54,6 @@ export function createSidebarShipment(sections: DefaultTheme.SidebarMulti, asset
     }
   }
   const source = (path: string) => `/${files.get(path)?.fileName ?? ''}`
-  return { assets: [...files.values()], section: (relativePath) => pageSection(sections, relativePath, source) }
+  const options = { source, label: moreLabel(lang) }
+  return { assets: [...files.values()], section: (relativePath) => pageSection(sections, relativePath, options) }
 }

@@ -4,7 +4,7 @@ import { dataSymbol, inBrowser, withBase, type DefaultTheme, type VitePressData 
 import { computed, inject, nextTick, shallowRef, type App } from 'vue'
 import type { PageKnowledge } from '../../plugin/protocol'
 import { sidebarLink } from '../../server/knowledge/sidebar'
-import { expandFolder, folderPages, MORE_CLASS, sectionKeyOf, windowSection } from '../../server/knowledge/sidebar-window'
+import { expandFolder, folderPages, MORE_CLASS, moreLabel, sectionKeyOf, windowSection } from '../../server/knowledge/sidebar-window'
 
 type Item = DefaultTheme.SidebarItem
 type Sections = Record<string, Item[] | null>
@@ -25,7 +25,7 @@ export function applyLiveSections(sections: Sections, source: (folder: string) =
 }
 
 /** The page's section as it shows: its own, or the live one, windowed for it; opened folders in full. */
-function shownSidebar(own: DefaultTheme.SidebarMulti | undefined, relativePath: string): DefaultTheme.SidebarMulti | undefined {
+function shownSidebar(own: DefaultTheme.SidebarMulti | undefined, relativePath: string, lang: string): DefaultTheme.SidebarMulti | undefined {
   const live = liveSections.value
   const liveKey = liveSource ? sectionKeyOf(Object.keys(live), relativePath) : undefined
   let key = own ? Object.keys(own)[0] : undefined
@@ -33,7 +33,7 @@ function shownSidebar(own: DefaultTheme.SidebarMulti | undefined, relativePath: 
   if (liveKey !== undefined) {
     key = liveKey
     const full = live[liveKey]
-    section = full ? windowSection(full, sidebarLink(relativePath), { source: liveSource! }) : undefined
+    section = full ? windowSection(full, sidebarLink(relativePath), { source: liveSource!, label: moreLabel(lang) }) : undefined
   }
   if (key === undefined || !Array.isArray(section)) return section === undefined ? undefined : own
   for (const [folder, pages] of Object.entries(expanded.value)) {
@@ -94,7 +94,7 @@ export function providePageSidebar(app: App): void {
   if (!data) return
   const theme = computed(() => {
     const own = (data.page.value as { metablog?: PageKnowledge }).metablog?.sidebar as DefaultTheme.SidebarMulti | undefined
-    const sidebar = shownSidebar(own, data.page.value.relativePath)
+    const sidebar = shownSidebar(own, data.page.value.relativePath, data.site.value.lang)
     return sidebar ? { ...data.theme.value, sidebar } : data.theme.value
   })
   // Replaced, not provided again: Vue warns in dev when a key is provided twice.

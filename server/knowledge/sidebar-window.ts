@@ -64,6 +64,11 @@ export function moreItem(folder: string, hidden: number, options: WindowOptions)
   return { text, items: [] }
 }
 
+/** The words of a "More" entry in the site's language (English and Chinese built in, as the backlinks). */
+export function moreLabel(lang: string | undefined): (hidden: number) => string {
+  return /^zh\b/i.test(lang ?? '') ? (hidden) => `更多（${hidden}）…` : (hidden) => `More (${hidden})…`
+}
+
 /** In dev, where "More" loads a folder's full list from the dev server. */
 export function devSidebarSource(folder: string): string {
   return `${DEV_SIDEBAR_PATH}?folder=${encodeURIComponent(folder)}`

@@ -1,7 +1,7 @@
 import type { DefaultTheme } from 'vitepress'
 import { describe, expect, it } from 'vitest'
 import { buildSections, sidebarLink, type SidebarPage } from '../../../../server/knowledge/sidebar.js'
-import { expandFolder, folderPages, isMoreItem, MORE_CLASS, SIDEBAR_WINDOW, windowSection } from '../../../../server/knowledge/sidebar-window.js'
+import { expandFolder, folderPages, isMoreItem, MORE_CLASS, moreLabel, SIDEBAR_WINDOW, windowSection } from '../../../../server/knowledge/sidebar-window.js'
 
 type Item = DefaultTheme.SidebarItem
 const source = (folder: string) => `/assets/${folder}.json`
@@ -62,9 +62,16 @@ describe('windowSection', () => {
     expect(texts(withDrafts[0]!.items!).slice(0, 4)).toEqual(['P7 (draft)', 'P6 (draft)', 'P5 (draft)', 'P4 (draft)'])
   })
 
+  it('says "More" in the site\'s language, English unless Chinese', () => {
+    expect(moreLabel('zh-CN')(7)).toBe('更多（7）…')
+    expect(moreLabel('zh')(7)).toBe('更多（7）…')
+    expect(moreLabel('en-US')(7)).toBe('More (7)…')
+    expect(moreLabel(undefined)(7)).toBe('More (7)…')
+  })
+
   it('keeps Chinese titles and folder names readable, and escapes what would break the markup', () => {
     const pages: SidebarPage[] = Array.from({ length: 6 }, (_, index) => ({ path: `笔记/第${index}篇.md`, title: `知识图谱 ${index} <b>`, date: day(index), draft: false }))
-    const windowed = windowSection(section(pages), sidebarLink('笔记/第0篇.md'), { source, size: 2, label: (hidden) => `更多（${hidden}）…` })
+    const windowed = windowSection(section(pages), sidebarLink('笔记/第0篇.md'), { source, size: 2, label: moreLabel('zh-CN') })
     const items = windowed[0]!.items!
     expect(texts(items)).toEqual(['知识图谱 5 &lt;b&gt;', '知识图谱 4 &lt;b&gt;', '知识图谱 1 &lt;b&gt;', '知识图谱 0 &lt;b&gt;', expect.stringContaining('更多（2）…')])
     expect(items.at(-1)!.text).toContain('data-folder="笔记" data-src="/assets/笔记.json"')
