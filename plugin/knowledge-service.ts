@@ -217,11 +217,12 @@ export class KnowledgeService {
       const siteData = moduleGraph.getModuleById(SITE_DATA_MODULE_ID)
       if (siteData) moduleGraph.invalidateModule(siteData)
     }
-    const folders = Object.keys(change.sections ?? {}).map((key) => key.slice(1))
+    const folders = Object.keys(change.sections ?? {}).map((key) => `${this.site?.srcDir}${key}`)
     if (folders.length === 0) return
-    for (const path of this.index.paths()) {
-      if (!folders.some((folder) => path.startsWith(folder))) continue
-      for (const module of moduleGraph.getModulesByFile(`${this.site?.srcDir}/${path}`) ?? []) moduleGraph.invalidateModule(module)
+    // Only the pages loaded so far have a module to mark: no walk over every page of the blog.
+    for (const [file, modules] of moduleGraph.fileToModulesMap) {
+      if (!file.endsWith('.md') || !folders.some((folder) => file.startsWith(folder))) continue
+      for (const module of modules) moduleGraph.invalidateModule(module)
     }
   }
 }
