@@ -6,11 +6,12 @@ import { DEV_SIDEBAR_PATH } from '../../plugin/protocol.js'
 type Item = DefaultTheme.SidebarItem
 
 /**
- * Pages of a section rendered into a page, at most (plus the current page's neighbours). Each rendered
- * sidebar entry costs ~90 µs of SSR and ~0.4 KB of dist per page; 12 keep a 1,000-page build's sidebar
- * near a tenth of its cost with 100 entries, and fill a laptop screen's sidebar.
+ * Pages of a section rendered into a page, at most (plus the current page's neighbours). Measured on the
+ * 1,000-page bench blog: each slot costs every page ~0.44 KB of HTML and page data (dist 73.5 / 74.8 /
+ * 76.6 MB at 5 / 8 / 12, 66.1 MB with no sidebar, 110 MB with 100 a section); 8 keeps the sidebar's
+ * share near a fifth of what a 100-entry section cost, most of it the sidebar's fixed frame and pager.
  */
-export const SIDEBAR_WINDOW = 12
+export const SIDEBAR_WINDOW = 8
 
 /** The class of a "More (N)…" entry's text; its `data-folder` and `data-src` say which folder and where its full list is. */
 export const MORE_CLASS = 'metablog-sidebar-more'
