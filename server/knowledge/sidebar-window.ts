@@ -28,6 +28,8 @@ export interface WindowOptions {
 interface Leaves {
   links: string[]
   position: Map<string, number>
+  /** Where each folder's own pages start in `links` (they are contiguous). */
+  starts: Map<string, number>
 }
 
 // One walk per section: a build windows the same section for each of its pages.
@@ -45,7 +47,9 @@ function leavesOf(items: Item[]): Leaves {
     }
   }
   walk(items)
-  const leaves = { links, position: new Map(links.map((link, index) => [link, index])) }
+  const starts = new Map<string, number>()
+  links.forEach((link, index) => starts.has(folderOfLink(link)) || starts.set(folderOfLink(link), index))
+  const leaves = { links, position: new Map(links.map((link, index) => [link, index])), starts }
   leavesCache.set(items, leaves)
   return leaves
 }
@@ -83,16 +87,22 @@ export function isMoreItem(item: Item, folder?: string): boolean {
 
 /**
  * The section as one page shows it: unchanged when it has at most `size` pages; otherwise the first
- * `size` pages (newest first), the current page with the pages before and after it (so the pager still
- * leads to its true neighbours), and in each folder with pages left out a "More (N)…" entry.
+ * `size` pages (newest first), the first `size` of the current page's own folder, the current page with
+ * the pages before and after it (so the pager still leads to its true neighbours), and in each folder
+ * with pages left out a "More (N)…" entry.
  */
 export function windowSection(items: Item[], route: string, options: WindowOptions): Item[] {
   const size = options.size ?? SIDEBAR_WINDOW
-  const { links, position } = leavesOf(items)
+  const { links, position, starts } = leavesOf(items)
   if (links.length <= size) return items
   const shown = new Set(links.slice(0, size))
   const current = position.get(route)
-  if (current !== undefined) for (const index of [current - 1, current, current + 1]) if (index >= 0 && index < links.length) shown.add(links[index]!)
+  if (current !== undefined) {
+    for (const index of [current - 1, current, current + 1]) if (index >= 0 && index < links.length) shown.add(links[index]!)
+    // In a sub-folder, its own newest pages too: what was just added where the visitor is shows.
+    const folder = folderOfLink(links[current]!)
+    for (let index = starts.get(folder)!, end = index + size; index < end && index < links.length && folderOfLink(links[index]!) === folder; index++) shown.add(links[index]!)
+  }
   const trim = (list: Item[]): Item[] => {
     const pages: Item[] = []
     const groups: Item[] = []

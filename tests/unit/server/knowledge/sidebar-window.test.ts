@@ -50,8 +50,12 @@ describe('windowSection', () => {
     const [group] = windowSection(full, '/posts/deep/p2', { source, size: 4 })
     expect(texts(group!.items!)).toEqual(['P19', 'P18', 'P17', 'P16', expect.stringContaining('More (16)…'), 'deep'])
     const deep = group!.items!.at(-1)!
-    expect(texts(deep.items!)).toEqual(['P3', 'P2', 'P1', expect.stringContaining('data-folder="posts/deep"')])
-    expect(deep.items!.at(-1)!.text).toContain('More (3)…')
+    // The page's own folder shows its newest pages too, with the page and its neighbours.
+    expect(texts(deep.items!)).toEqual(['P5', 'P4', 'P3', 'P2', 'P1', expect.stringContaining('data-folder="posts/deep"')])
+    expect(deep.items!.at(-1)!.text).toContain('More (1)…')
+    // A page of the top folder leaves the sub-folder closed behind its More.
+    const fromTop = windowSection(full, '/posts/p19', { source, size: 4 })[0]!.items!.at(-1)!
+    expect(texts(fromTop.items!)).toEqual([expect.stringContaining('More (6)…')])
   })
 
   it('counts only what the section lists: drafts left out of a build do not make it longer', () => {
