@@ -16,7 +16,7 @@ export function patchedSiteData(site: SiteData, update: SidebarUpdatedPayload): 
 /** Keeps the sidebar live with `metablog:sidebar-updated`: generated sections by page, the author's own in `siteData`. Returns the unsubscribe. */
 export function followSidebarUpdates(siteData: Ref<SiteData>): () => void {
   return onServerEvent('metablog:sidebar-updated', (update) => {
-    if (update.sections) applyLiveSections(update.sections, devSidebarSource)
+    if (update.sections) applyLiveSections(update.sections, devSidebarSource, update.paths)
     const next = patchedSiteData(siteData.value, update)
     if (next !== siteData.value) siteData.value = next
   })

@@ -13,14 +13,17 @@ type Sections = Record<string, Item[] | null>
 const liveSections = shallowRef<Sections>({})
 /** In dev: where a live section's "More" loads from. */
 let liveSource: ((folder: string) => string) | null = null
+/** In dev: the pages written since the page loaded, shown wherever they sort, so the author sees what they wrote. */
+const written = new Set<string>()
 /** Folders whose "More" the visitor opened, with their full lists. */
 const expanded = shallowRef<Record<string, Item[]>>({})
 const loaded = new Map<string, Promise<Item[]>>()
 let listening = false
 
 /** Takes the dev server's changed sections (full, as `metablog:sidebar-updated` carries them); each page windows its own. */
-export function applyLiveSections(sections: Sections, source: (folder: string) => string): void {
+export function applyLiveSections(sections: Sections, source: (folder: string) => string, paths: string[] = []): void {
   liveSource = source
+  for (const path of paths) written.add(sidebarLink(path))
   liveSections.value = { ...liveSections.value, ...sections }
 }
 
@@ -33,7 +36,7 @@ function shownSidebar(own: DefaultTheme.SidebarMulti | undefined, relativePath: 
   if (liveKey !== undefined) {
     key = liveKey
     const full = live[liveKey]
-    section = full ? windowSection(full, sidebarLink(relativePath), { source: liveSource!, label: moreLabel(lang) }) : undefined
+    section = full ? windowSection(full, sidebarLink(relativePath), { source: liveSource!, label: moreLabel(lang), also: written }) : undefined
   }
   if (key === undefined || !Array.isArray(section)) return section === undefined ? undefined : own
   for (const [folder, pages] of Object.entries(expanded.value)) {

@@ -23,6 +23,8 @@ export interface WindowOptions {
   source: (folder: string) => string
   /** The words of a "More" entry. Default "More (N)…". */
   label?: (hidden: number) => string
+  /** Links shown wherever they sort (in dev: the pages the author just wrote). */
+  also?: Iterable<string>
 }
 
 interface Leaves {
@@ -96,6 +98,7 @@ export function windowSection(items: Item[], route: string, options: WindowOptio
   const { links, position, starts } = leavesOf(items)
   if (links.length <= size) return items
   const shown = new Set(links.slice(0, size))
+  for (const link of options.also ?? []) if (position.has(link)) shown.add(link)
   const current = position.get(route)
   if (current !== undefined) {
     for (const index of [current - 1, current, current + 1]) if (index >= 0 && index < links.length) shown.add(links[index]!)

@@ -58,6 +58,12 @@ describe('windowSection', () => {
     expect(texts(fromTop.items!)).toEqual([expect.stringContaining('More (6)…')])
   })
 
+  it('shows the links it is asked to wherever they sort (in dev, the pages just written)', () => {
+    const full = section(posts('posts', 40, (index) => (index >= 30 ? { order: index } : {})))
+    const windowed = windowSection(full, '/posts/', { source, size: 4, also: ['/posts/p20', '/posts/nowhere'] })
+    expect(texts(windowed[0]!.items!)).toEqual(['P30', 'P31', 'P32', 'P33', 'P20', expect.stringContaining('More (35)…')])
+  })
+
   it('counts only what the section lists: drafts left out of a build do not make it longer', () => {
     const pages = posts('posts', 8, (index) => ({ draft: index >= 4 }))
     const published = section(pages, { includeDrafts: false })
