@@ -18,8 +18,8 @@ export function enhanceApp({ app, siteData }: EnhanceAppContext): void {
   // For the graph page: `<KnowledgeGraph />` in any Markdown page; it and d3 load only where it is used
   // (null in a build where no page and none of the blog's code names it).
   if (loadGraph) app.component('KnowledgeGraph', defineAsyncComponent(loadGraph))
-  // Dev keeps the sidebar in site data, where the dev server updates it live.
-  if (!import.meta.env.DEV) providePageSidebar(app)
+  // The generated sidebar comes with each page, in dev too (where the dev server updates it live).
+  providePageSidebar(app)
   // A build resolves `assistant` to null: the writer UI is not part of a production site.
   if (assistant && inBrowser) assistant.installAssistant(app, siteData)
 }

@@ -1,12 +1,15 @@
 import fs from 'node:fs/promises'
 import path from 'node:path'
-import type { DefaultTheme, SiteConfig } from 'vitepress'
+import type { SiteConfig } from 'vitepress'
 import { watchAttachments } from './attachment-watch.js'
 import { graphAsset } from './graph-asset.js'
 import type { KnowledgeService } from './knowledge-service.js'
 import { BACKLINKS_DEFINE } from './options.js'
-import { createGraphSlices, sidebarSectionOf } from './page-knowledge.js'
+import { createGraphSlices } from './page-knowledge.js'
 import type { PageKnowledge } from './protocol.js'
+import { sidebarListMiddleware } from './sidebar-list-middleware.js'
+import { devSidebarSource, moreLabel } from '../server/knowledge/sidebar-window.js'
+import { createSidebarShipment, pageSection, type SidebarShipment } from './sidebar-shipment.js'
 import { GRAPH_MODULE_ID, RESOLVED_GRAPH_MODULE_ID } from './virtual-modules.js'
 import type { Plugin } from './vite-types.js'
 
@@ -14,7 +17,7 @@ import type { Plugin } from './vite-types.js'
 interface BuildShipment {
   asset: { fileName: string; source: string }
   slices: ReturnType<typeof createGraphSlices>
-  sidebar: DefaultTheme.SidebarMulti | undefined
+  sidebar: SidebarShipment | undefined
 }
 
 const wrapped = new WeakSet<SiteConfig>()
@@ -27,12 +30,18 @@ const wrapped = new WeakSet<SiteConfig>()
  */
 export function knowledgePlugin(knowledge: KnowledgeService): Plugin {
   let shipment: BuildShipment | null = null
-  let authorSidebar: boolean | null = null
   let backlinks = true
 
+  /** The page's own section of the generated sidebar, windowed: from the build's shipment, or live in dev. */
+  function pageSidebar(relativePath: string): PageKnowledge['sidebar'] {
+    if (shipment) return shipment.sidebar?.section(relativePath)
+    const sections = knowledge.sidebarSections
+    return sections && pageSection(sections, relativePath, { source: devSidebarSource, label: moreLabel(knowledge.siteLang) })
+  }
+
   function pageKnowledge(pageData: { relativePath: string; frontmatter: Record<string, unknown> }): PageKnowledge | undefined {
-    if (!shipment) return undefined
-    const sidebar = shipment.sidebar && sidebarSectionOf(shipment.sidebar, pageData.relativePath)
+    const sidebar = pageSidebar(pageData.relativePath)
+    if (!shipment) return sidebar ? { sidebar } : undefined
     const wanted = backlinks && pageData.frontmatter.backlinks !== false && pageData.frontmatter.layout !== 'home'
     const links = wanted ? shipment.slices(pageData.relativePath) : undefined
     return sidebar || links ? { ...(sidebar ? { sidebar } : {}), ...(links ? { links } : {}) } : undefined
@@ -43,18 +52,16 @@ export function knowledgePlugin(knowledge: KnowledgeService): Plugin {
     async configResolved(config) {
       const site = (config as { vitepress?: SiteConfig }).vitepress
       if (!site) return
-      authorSidebar ??= site.site.themeConfig?.sidebar !== undefined
       await knowledge.load(site, config.command)
-      if (config.command !== 'build') return
-      backlinks = (JSON.parse(String(config.define?.[BACKLINKS_DEFINE] ?? '{"enabled":true}')) as { enabled: boolean }).enabled
-      const themeConfig = site.site.themeConfig as DefaultTheme.Config | undefined
-      if (!shipment) {
-        const graph = knowledge.index.graph({ includeDrafts: false })
-        const generated = !authorSidebar && themeConfig?.sidebar && !Array.isArray(themeConfig.sidebar) ? themeConfig.sidebar : undefined
-        shipment = { asset: graphAsset(graph, site.assetsDir), slices: createGraphSlices(graph), sidebar: generated }
+      if (config.command === 'build') {
+        backlinks = (JSON.parse(String(config.define?.[BACKLINKS_DEFINE] ?? '{"enabled":true}')) as { enabled: boolean }).enabled
+        if (!shipment) {
+          const graph = knowledge.index.graph({ includeDrafts: false })
+          const sections = knowledge.sidebarSections
+          shipment = { asset: graphAsset(graph, site.assetsDir), slices: createGraphSlices(graph), sidebar: sections && createSidebarShipment(sections, site.assetsDir, site.site.lang) }
+        }
       }
-      // VitePress inlines site data into every page: the generated sections travel in each page's own data instead.
-      if (shipment.sidebar && themeConfig) delete themeConfig.sidebar
+      // VitePress inlines site data into every page, dev and build: the generated sections travel in each page's own data instead.
       if (!wrapped.has(site)) {
         wrapped.add(site)
         const authorTransform = site.transformPageData
@@ -67,6 +74,10 @@ export function knowledgePlugin(knowledge: KnowledgeService): Plugin {
     },
     configureServer(server) {
       watchAttachments(knowledge, server)
+      // After Vite's own middleware (its host check among them): "More" in dev loads a folder's list here.
+      return () => {
+        server.middlewares.use(sidebarListMiddleware(knowledge))
+      }
     },
     resolveId(id) {
       return id === GRAPH_MODULE_ID ? RESOLVED_GRAPH_MODULE_ID : undefined
@@ -82,6 +93,7 @@ export function knowledgePlugin(knowledge: KnowledgeService): Plugin {
       const { sourceDir, outDir } = knowledge
       if (!sourceDir || !outDir || !output.dir || path.resolve(output.dir) !== path.resolve(outDir)) return
       if (shipment) this.emitFile({ type: 'asset', fileName: shipment.asset.fileName, source: shipment.asset.source })
+      for (const asset of shipment?.sidebar?.assets ?? []) this.emitFile({ type: 'asset', ...asset })
       for (const file of knowledge.index.linkedAttachments()) {
         const absolute = path.join(sourceDir, file)
         // Checked again here: a file may have been swapped for a symlink since the index listed it.

@@ -26,6 +26,7 @@ export class KnowledgeService {
   private loadedFor: string | null = null
   private site: SiteConfig | null = null
   private userSidebar: DefaultTheme.Sidebar | undefined
+  private generatedSections: DefaultTheme.SidebarMulti | undefined
   private includeDrafts = true
   private requestsInFlight = 0
   private lastRequestAt = 0
@@ -39,6 +40,11 @@ export class KnowledgeService {
   /** The site's source folder, once loaded. */
   get sourceDir(): string | null {
     return this.site?.srcDir ?? null
+  }
+
+  /** The site's language (VitePress's `lang`), once loaded. */
+  get siteLang(): string | undefined {
+    return this.site?.site.lang
   }
 
   /** The site's output folder, once loaded. */
@@ -72,6 +78,14 @@ export class KnowledgeService {
     if (mode === 'build') return this.adopted
     this.adopted.catch((error: Error) => site.logger.error(`[metablog] could not build the knowledge index: ${error.message}`))
     return Promise.resolve()
+  }
+
+  /**
+   * The generated sidebar, one full section per top-level folder, when the author has none of their
+   * own: each page carries its own section (windowed) in its page data, never the site data.
+   */
+  get sidebarSections(): DefaultTheme.SidebarMulti | undefined {
+    return this.generatedSections
   }
 
   /** Resolves once the index of the loaded site is built and its sidebar set. */
@@ -126,11 +140,9 @@ export class KnowledgeService {
     const moduleGraph = server.moduleGraph
     const sidebar = update.sidebarChanged ? this.refreshSidebar(paths) : null
     if (sidebar) {
-      // The page patches its sidebar from the event; the site data is only marked stale for the next full load,
-      // so a 10,000-page blog does not send every page's sidebar again for one edit.
-      const siteData = moduleGraph.getModuleById(SITE_DATA_MODULE_ID)
-      if (siteData) moduleGraph.invalidateModule(siteData)
+      // The page patches its sidebar from the event; what a full load reads is only marked stale.
       sendEvent(server, 'metablog:sidebar-updated', { paths, ...sidebar })
+      this.markSidebarStale(sidebar, server)
     }
     if (update.graphChanged || update.backlinksChanged.length > 0) {
       const graph = moduleGraph.getModuleById(RESOLVED_GRAPH_MODULE_ID)
@@ -157,23 +169,25 @@ export class KnowledgeService {
   }
 
   /**
-   * Writes the generated sidebar into VitePress's site data. With `paths`, only the sections of their
-   * top-level folders are rebuilt. Returns what changed, for the page to patch, or null.
+   * Sets the sidebar: the author's own, merged, in VitePress's site data; or the generated sections,
+   * kept here for pages to carry. With `paths`, only the sections of their top-level folders are
+   * rebuilt. Returns what changed, for the page to patch, or null.
    */
   private refreshSidebar(paths?: string[]): SidebarChange | null {
     if (!this.options.sidebar || !this.site) return null
-    const themeConfig = (this.site.site.themeConfig ??= {})
     const options = { includeDrafts: this.includeDrafts }
-    const previous = themeConfig.sidebar as DefaultTheme.Sidebar | undefined
     if (this.userSidebar !== undefined) {
       // Theirs: kept, with new pages added to their groups, and sent whole.
-      const next = mergeSidebar(this.index.sidebar({ ...options, folderLimit: Number.POSITIVE_INFINITY }), this.userSidebar)
-      if (JSON.stringify(next) === JSON.stringify(previous)) return null
+      this.generatedSections = undefined
+      const themeConfig = (this.site.site.themeConfig ??= {})
+      const next = mergeSidebar(this.index.sidebar(options), this.userSidebar)
+      if (JSON.stringify(next) === JSON.stringify(themeConfig.sidebar)) return null
       themeConfig.sidebar = next
       return { sidebar: next }
     }
     // None of the author's: one section per top-level folder, and a change touches only its folders' sections.
-    const before: DefaultTheme.SidebarMulti = previous && !Array.isArray(previous) ? previous : {}
+    const previous = this.generatedSections
+    const before: DefaultTheme.SidebarMulti = previous ?? {}
     let next: DefaultTheme.SidebarMulti
     let keys: string[]
     if (paths && previous !== undefined) {
@@ -192,8 +206,24 @@ export class KnowledgeService {
       if (JSON.stringify(section) !== JSON.stringify(before[key] ?? null)) sections[key] = section
     }
     if (previous !== undefined && Object.keys(sections).length === 0) return null
-    themeConfig.sidebar = next
+    this.generatedSections = next
     return { sections }
+  }
+
+  /** In dev, after a sidebar change: a page loaded afresh must not get its old section from Vite's module cache. */
+  private markSidebarStale(change: SidebarChange, server: ViteDevServer): void {
+    const moduleGraph = server.moduleGraph
+    if (change.sidebar !== undefined) {
+      const siteData = moduleGraph.getModuleById(SITE_DATA_MODULE_ID)
+      if (siteData) moduleGraph.invalidateModule(siteData)
+    }
+    const folders = Object.keys(change.sections ?? {}).map((key) => `${this.site?.srcDir}${key}`)
+    if (folders.length === 0) return
+    // Only the pages loaded so far have a module to mark: no walk over every page of the blog.
+    for (const [file, modules] of moduleGraph.fileToModulesMap) {
+      if (!file.endsWith('.md') || !folders.some((folder) => file.startsWith(folder))) continue
+      for (const module of modules) moduleGraph.invalidateModule(module)
+    }
   }
 }
 

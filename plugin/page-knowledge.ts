@@ -1,4 +1,5 @@
 import type { DefaultTheme } from 'vitepress'
+import { sectionKeyOf } from '../server/knowledge/sidebar-window.js'
 import type { GraphResponse, PageKnowledge, PageLinks } from './protocol.js'
 
 /**
@@ -41,10 +42,7 @@ export function createGraphSlices(graph: GraphResponse): (path: string) => PageL
 
 /** The one section of a multi-sidebar a page shows, chosen as VitePress's default theme chooses it. */
 export function sidebarSectionOf(sidebar: DefaultTheme.SidebarMulti, relativePath: string): PageKnowledge['sidebar'] {
-  const route = `/${relativePath}`
-  const key = Object.keys(sidebar)
-    .sort((left, right) => right.split('/').length - left.split('/').length)
-    .find((folder) => route.startsWith(folder.startsWith('/') ? folder : `/${folder}`))
+  const key = sectionKeyOf(Object.keys(sidebar), relativePath)
   const section = key === undefined ? undefined : sidebar[key]
   return section === undefined ? undefined : { [key!]: section }
 }

@@ -513,3 +513,10 @@ export interface PageLinks {
   /** [source index, target index] among them, in the whole graph's order */
   edges: [number, number][]
 }
+
+/**
+ * In dev, a long folder's full sidebar list, for its "More" entry: `GET ${DEV_SIDEBAR_PATH}?folder=posts/deep`
+ * → `[[text, link], …]` (a build ships the same list as a JSON asset). Outside the API: it needs no token,
+ * like the page data it completes; 404 ERR_NOT_FOUND for a folder the generated sidebar does not have.
+ */
+export const DEV_SIDEBAR_PATH = '/@metablog/sidebar.json'

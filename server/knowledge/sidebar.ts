@@ -15,12 +15,7 @@ export interface SidebarOptions {
   includeDrafts?: boolean
   /** Appended to a draft's title. VitePress renders sidebar text as HTML, so this may be markup. */
   draftMarker?: string
-  /** Most pages listed per folder (first by order, then newest); the rest behind a "… +N" link to the folder's index. Default 100. */
-  folderLimit?: number
 }
-
-/** Enough for any folder a visitor scrolls through; the sidebar of a 500-post folder stays the size of a 100-post one. */
-export const DEFAULT_FOLDER_LIMIT = 100
 
 interface Folder {
   name: string
@@ -93,15 +88,11 @@ function renderer(options: SidebarOptions) {
     text: escapeHtml(page.title) + (page.draft ? draftMarker : ''),
     link: sidebarLink(page.path),
   })
-  const limit = options.folderLimit ?? DEFAULT_FOLDER_LIMIT
-  const items = (folder: Folder): DefaultTheme.SidebarItem[] => {
-    const pages = folder.pages.sort(comparePages)
-    const shown = pages.slice(0, limit).map(item)
-    // The rest are one click away on the folder's own page, when it has one.
-    const hidden = pages.length - shown.length
-    if (hidden > 0 && folder.index) shown.push({ text: `… +${hidden}`, link: sidebarLink(folder.index.path) })
-    return [...shown, ...[...folder.folders.values()].sort(compareFolders).map(group)]
-  }
+  // Every page: a page renders only a window of a long section (see sidebar-window.ts).
+  const items = (folder: Folder): DefaultTheme.SidebarItem[] => [
+    ...folder.pages.sort(comparePages).map(item),
+    ...[...folder.folders.values()].sort(compareFolders).map(group),
+  ]
   const group = (folder: Folder): DefaultTheme.SidebarItem => ({
     text: folder.index ? item(folder.index).text : escapeHtml(folder.name),
     ...(folder.index ? { link: sidebarLink(folder.index.path) } : {}),

@@ -21,6 +21,8 @@ afterAll(async () => {
 })
 
 const siteData = async () => (await fetch(`${dev.origin}/@siteData`)).text()
+/** A page's module as a fresh load gets it: its page data carries its own sidebar section. */
+const pageModule = async (page: string) => (await fetch(`${dev.origin}/${page}?import`)).text()
 const graph = async () => (await dev.api('/graph')).json as { nodes: { path: string; title: string }[]; edges: { source: string; target: string }[]; unresolved: { source: string; target: string }[] }
 const search = async (query: string) => (await dev.api(`/search?q=${encodeURIComponent(query)}`)).json.results as { path: string; title: string }[]
 const sawEvent = (name: string, since: number) => hmr.waitFor((event) => event.event === name && hmr.events.indexOf(event) >= since)
@@ -37,7 +39,9 @@ describe('the live knowledge layer on the real dev server', () => {
     const { edges, unresolved } = await graph()
     expect(edges).toContainEqual(expect.objectContaining({ source: 'index.md', target: 'guide/getting-started.md' }))
     expect(unresolved).toContainEqual({ source: 'index.md', target: 'Missing Page' })
-    expect(await siteData()).toContain('Getting Started')
+    // The generated sidebar comes with each page; the site data every page loads carries none of it.
+    expect(await pageModule('guide/index.md')).toContain('Getting Started')
+    expect(await siteData()).not.toContain('Getting Started')
   })
 
   it('answers one page’s neighbourhood, what its backlinks draw, without the rest of the graph', async () => {
@@ -55,7 +59,8 @@ describe('the live knowledge layer on the real dev server', () => {
   it('a page created, retitled and deleted through the API reaches sidebar, backlinks, graph and search at once', async () => {
     let since = hmr.events.length
     await write('guide/missing-page.md', '---\ntitle: Missing Page\n---\n\n# Missing Page\n\nAbout zanzibar quokkas.\n')
-    expect(await siteData()).toContain('Missing Page')
+    // A page of the same folder, loaded before the change, is loaded afresh with the new page in its sidebar.
+    expect(await pageModule('guide/index.md')).toContain('Missing Page')
     const created = await graph()
     expect(created.edges).toContainEqual(expect.objectContaining({ source: 'index.md', target: 'guide/missing-page.md' }))
     expect(created.unresolved).not.toContainEqual({ source: 'index.md', target: 'Missing Page' })
@@ -71,8 +76,8 @@ describe('the live knowledge layer on the real dev server', () => {
 
     since = hmr.events.length
     await write('guide/missing-page.md', '---\ntitle: Found Page\naliases: [Missing Page]\n---\n\n# Found Page\n\nAbout zanzibar quokkas.\n')
-    expect(await siteData()).toContain('Found Page')
-    expect(await siteData()).not.toContain('Missing Page')
+    expect(await pageModule('guide/index.md')).toContain('Found Page')
+    expect(await pageModule('guide/index.md')).not.toContain('Missing Page')
     expect((await graph()).nodes).toContainEqual(expect.objectContaining({ path: 'guide/missing-page.md', title: 'Found Page' }))
     expect((await search('found'))[0]?.path).toBe('guide/missing-page.md')
     await sawEvent('metablog:sidebar-updated', since)
@@ -80,7 +85,7 @@ describe('the live knowledge layer on the real dev server', () => {
     since = hmr.events.length
     const current = await dev.api('/files?path=guide/missing-page.md')
     await dev.api('/files?path=guide/missing-page.md', { method: 'DELETE', headers: { 'If-Match': `"${current.json.hash}"` } })
-    expect(await siteData()).not.toContain('Found Page')
+    expect(await pageModule('guide/index.md')).not.toContain('Found Page')
     expect((await graph()).unresolved).toContainEqual({ source: 'index.md', target: 'Missing Page' })
     expect(await search('quokkas')).toEqual([])
     await sawEvent('metablog:sidebar-updated', since)

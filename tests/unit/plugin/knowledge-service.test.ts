@@ -48,19 +48,20 @@ describe('KnowledgeService', () => {
     await service.ready
     expect(service.index.size).toBe(3)
     expect(service.builtIndex).toBe(service.index)
-    expect(Object.keys(config.site.themeConfig.sidebar)).toEqual(['/posts/'])
+    // The generated sections are the service's, for pages to carry: none in the site data every page inlines.
+    expect(Object.keys(service.sidebarSections!)).toEqual(['/posts/'])
+    expect(config.site.themeConfig.sidebar).toBeUndefined()
   })
 
   it('leaves draft pages out of a build’s sidebar and keeps them in the dev server’s', async () => {
-    const titles = (config: SiteConfig) => JSON.stringify(config.site.themeConfig.sidebar)
-    const built = siteConfig()
-    await new KnowledgeService({ sidebar: true }).load(built, 'build')
+    const titles = (service: KnowledgeService) => JSON.stringify(service.sidebarSections)
+    const built = new KnowledgeService({ sidebar: true })
+    await built.load(siteConfig(), 'build')
     expect(titles(built)).toContain('posts/published')
     expect(titles(built)).not.toContain('posts/secret')
-    const served = siteConfig()
-    const service = new KnowledgeService({ sidebar: true })
-    await service.load(served, 'serve')
-    await service.ready
+    const served = new KnowledgeService({ sidebar: true })
+    await served.load(siteConfig(), 'serve')
+    await served.ready
     expect(titles(served)).toContain('posts/secret')
   })
 })

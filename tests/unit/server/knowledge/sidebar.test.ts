@@ -107,16 +107,10 @@ describe('buildSections', () => {
 })
 
 describe('a folder with many pages', () => {
-  it('lists the first (newest) ones and links the rest to the folder page, so a page carries a bounded sidebar', () => {
+  it('lists every page, newest first: a page windows its own section (sidebar-window.ts)', () => {
     const pages = [entry('posts/index.md', 'Posts'), ...Array.from({ length: 8 }, (_, day) => entry(`posts/p${day}.md`, `P${day}`, { date: `2026-01-0${day + 1}` }))]
-    const [group] = buildSections(pages, { folderLimit: 3 })['/posts/']!
-    expect(group!.items).toEqual([
-      { text: 'P7', link: '/posts/p7' },
-      { text: 'P6', link: '/posts/p6' },
-      { text: 'P5', link: '/posts/p5' },
-      { text: '… +5', link: '/posts/' },
-    ])
-    expect(buildSections(pages)['/posts/']![0]!.items).toHaveLength(8)
+    const [group] = buildSections(pages)['/posts/']!
+    expect(group!.items!.map((item) => item.text)).toEqual(['P7', 'P6', 'P5', 'P4', 'P3', 'P2', 'P1', 'P0'])
   })
 })
 
