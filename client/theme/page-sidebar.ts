@@ -104,7 +104,8 @@ export function providePageSidebar(app: App): void {
   ;(app._context.provides as Record<symbol, unknown>)[dataSymbol as symbol] = { ...data, theme }
   if (inBrowser && !listening) {
     listening = true
-    document.addEventListener('click', (event) => void onMore(event))
+    // In the capture phase: the default theme's sidebar stops clicks from bubbling (`@click.stop`).
+    document.addEventListener('click', (event) => void onMore(event), true)
     document.addEventListener('keydown', (event) => void onMore(event))
   }
 }

@@ -101,6 +101,16 @@ describe('a long folder on the built site', () => {
     expect(pageErrors).toEqual([])
   })
 
+  it('expands More with a mouse click too (the theme stops clicks from bubbling out of its sidebar)', async () => {
+    await page.goto(`${previewOrigin}/posts/p39`)
+    await sidebar().getByRole('button', { name: `More (${POSTS - SIDEBAR_WINDOW})…` }).click()
+    await sidebar().locator('a[href="/posts/p0"]').waitFor()
+    expect(await sidebarLinks()).toHaveLength(POSTS)
+    await sidebar().locator('a[href="/posts/p0"]').click()
+    await page.locator('.VPDoc h1', { hasText: 'Post 0' }).waitFor()
+    expect(pageErrors).toEqual([])
+  })
+
   it('opens an old post with its neighbours in the window, and the pager leads to them', async () => {
     await page.goto(`${previewOrigin}/posts/p5`)
     const links = await sidebarLinks()
