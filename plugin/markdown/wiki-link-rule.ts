@@ -2,7 +2,7 @@ import type { MarkdownRenderer } from 'vitepress'
 import { BLOCK_ID } from '../../server/knowledge/heading-ids.js'
 import { pageRoute } from '../../server/knowledge/routes.js'
 import { slugify as vitepressSlugify } from '../../server/knowledge/slug.js'
-import { isAssetTarget, wikiLinkAt } from '../../server/knowledge/wiki-syntax.js'
+import { isAssetTarget, tokenizeLabel, wikiLinkAt } from '../../server/knowledge/wiki-syntax.js'
 import { encodeFragment, renderAttachment } from './attachment-embed.js'
 import { blockAnchorsPlugin, type SamePageFragment } from './block-anchors.js'
 
@@ -51,18 +51,6 @@ export function wikiLinkPlugin(md: MarkdownRenderer, options: WikiLinkOptions): 
   const slugify = options.slugify ?? vitepressSlugify
   const fragmentId = options.fragmentId ?? ((_pagePath: string, fragment: string) => (BLOCK_ID.test(fragment) ? fragment : slugify(fragment)))
 
-  function pushLabel(state: StateInline, labelStart: number, labelEnd: number): void {
-    // The label is Markdown (emphasis, code), parsed in place like a normal link's text.
-    const { pos, posMax } = state
-    state.pos = labelStart
-    state.posMax = labelEnd
-    state.linkLevel++
-    state.md.inline.tokenize(state)
-    state.linkLevel--
-    state.pos = pos
-    state.posMax = posMax
-  }
-
   /** Opens the anchor; `v-pre` keeps Vue from reading titles, labels and targets as template code. */
   function pushOpen(state: StateInline): ReturnType<StateInline['push']> {
     const token = state.push('metablog_link_open', 'a', 1)
@@ -97,7 +85,7 @@ export function wikiLinkPlugin(md: MarkdownRenderer, options: WikiLinkOptions): 
           token.attrSet('title', `No page named “${parts.target}” yet`)
           token.attrSet('data-target', parts.target)
         }
-        if (parts.label) pushLabel(state, open + 2 + inner.indexOf('|') + 1, close)
+        if (parts.label) tokenizeLabel(state, open + 2 + inner.indexOf('|') + 1, close)
         else if (embed && page?.title) pushText(state, parts.heading ? `${page.title} › ${parts.heading}` : page.title)
         else pushText(state, parts.target ? (parts.heading ? `${parts.target} › ${parts.heading}` : parts.target) : parts.heading!)
         state.push('metablog_link_close', 'a', -1)

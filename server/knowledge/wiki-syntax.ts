@@ -115,3 +115,23 @@ export function nameKey(name: string): string {
   if (hasMarkdownExtension(key)) key = key.slice(0, -3)
   return key.toLowerCase()
 }
+
+/** The part of markdown-it's inline state a label's parse uses (typed here so this module needs no markdown-it). */
+interface InlineState<State> {
+  pos: number
+  posMax: number
+  linkLevel: number
+  md: { inline: { tokenize(state: State): void } }
+}
+
+/** Parses a link's label [start, end) in place as Markdown (emphasis, code), as markdown-it parses a normal link's text. */
+export function tokenizeLabel<State extends InlineState<State>>(state: State, start: number, end: number): void {
+  const { pos, posMax } = state
+  state.pos = start
+  state.posMax = end
+  state.linkLevel++
+  state.md.inline.tokenize(state)
+  state.linkLevel--
+  state.pos = pos
+  state.posMax = posMax
+}

@@ -1,7 +1,7 @@
 // The text the site's wiki-link rule (plugin/markdown/wiki-link-rule.ts) renders, without its links.
 import type MarkdownIt from 'markdown-it'
 import type { StateInline } from 'markdown-it'
-import { isAssetTarget, wikiLinkAt } from '../../../server/knowledge/wiki-syntax.js'
+import { isAssetTarget, tokenizeLabel, wikiLinkAt } from '../../../server/knowledge/wiki-syntax.js'
 
 /** What the page knows of link targets; without it embeds show their target and attachments are taken as present. */
 export interface LinkTargets {
@@ -40,14 +40,7 @@ export function wikiLinkTextPlugin(md: MarkdownIt, options: LinkTargets = {}): v
         // An embedded image, sound, video or PDF has no text; a linked file shows its name.
         if (!embed || options.hasAttachment?.(parts.target) === false) pushText(state, altText(parts.label) ?? parts.target)
       } else if (parts.label) {
-        const { pos, posMax } = state
-        state.pos = open + 2 + inner.indexOf('|') + 1
-        state.posMax = close
-        state.linkLevel++
-        state.md.inline.tokenize(state)
-        state.linkLevel--
-        state.pos = pos
-        state.posMax = posMax
+        tokenizeLabel(state, open + 2 + inner.indexOf('|') + 1, close)
       } else {
         const title = embed && parts.target ? options.titleOf?.(parts.target) : null
         if (title) pushText(state, parts.heading ? `${title} › ${parts.heading}` : title)
