@@ -36,7 +36,15 @@ describe('the agent in the panel', () => {
       ['Unknown tool summon', 'error'],
     ])
     expect(rows[0]!.open).toBe(false)
+    // A closed row keeps its arguments and result (a whole page, for a read) out of the DOM.
+    expect(rows[0]!.querySelector('pre')).toBeNull()
+    for (const row of rows) {
+      row.open = true
+      row.dispatchEvent(new Event('toggle'))
+    }
+    await flush()
     expect(rows[0]!.querySelector('pre')!.textContent).toBe('{\n  "path": "posts/a.md"\n}')
+    expect(rows[0]!.querySelectorAll('pre')[1]!.textContent).toBe('{\n  "totalLines": 3\n}')
     expect(rows[1]!.textContent).toContain('Error')
   })
 
