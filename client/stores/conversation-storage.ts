@@ -83,12 +83,21 @@ export function loadConversation(): SavedConversation {
   }
 }
 
+/** A tool row keeps this much of its result across a reload: a read's result is a whole page, saved again at every pause. */
+export const SAVED_RESULT_CHARS = 2_000
+
+function forStorage(message: AssistantMessage): AssistantMessage {
+  if (message.kind !== 'tool' || message.result === undefined || message.result.length <= SAVED_RESULT_CHARS) return message
+  const left = message.result.length - SAVED_RESULT_CHARS
+  return { ...message, result: `${message.result.slice(0, SAVED_RESULT_CHARS)}… (${left.toLocaleString('en-US')} more characters)` }
+}
+
 export function saveConversation(conversation: SavedConversation): void {
   const store = storage()
   if (!store) return
   for (const keep of KEEP_MESSAGES) {
     try {
-      store.setItem(STORAGE_KEY, JSON.stringify({ ...conversation, messages: conversation.messages.slice(-keep) }))
+      store.setItem(STORAGE_KEY, JSON.stringify({ ...conversation, messages: conversation.messages.slice(-keep).map(forStorage) }))
       return
     } catch {
       // Over the quota (long diffs): try again with less history.

@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it } from 'vitest'
 import { SkillError } from '../../../../client/api/errors'
 import type { Proposal } from '../../../../client/runtime/types'
 import { deferred, flush, scriptedSkill, setUpAssistant, until } from '../components/assistant-harness'
-import { loadConversation } from '../../../../client/stores/conversation-storage'
+import { loadConversation, saveConversation, SAVED_RESULT_CHARS, emptyConversation } from '../../../../client/stores/conversation-storage'
 
 const proposal: Proposal = { kind: 'edit', path: 'posts/etags.md', summary: 'Shorter', before: 'a b c', after: 'a c' }
 
@@ -124,6 +124,16 @@ describe('useAssistantStore', () => {
     expect(store.retry(card.id)).toBe(true)
     await until(() => ran.length === 2 && !store.isWorking, 'the second run')
     expect(ran).toEqual(['/ask once', '/ask once'])
+  })
+
+  it('keeps the start of a long tool result across a reload, not the whole page it read', () => {
+    const page = JSON.stringify({ path: 'posts/a.md', content: 'word '.repeat(2_000) })
+    const row = { id: 't1', kind: 'tool', taskId: 't', name: 'read_page', summary: 'Read posts/a.md', arguments: '{}', status: 'done', result: page } as const
+    const short = { ...row, id: 't2', result: '{"totalLines":3}' }
+    saveConversation({ ...emptyConversation(), messages: [row, short] })
+    const [saved, kept] = loadConversation().messages
+    expect(saved).toMatchObject({ kind: 'tool', result: `${page.slice(0, SAVED_RESULT_CHARS)}… (${(page.length - SAVED_RESULT_CHARS).toLocaleString('en-US')} more characters)` })
+    expect(kept).toEqual(short)
   })
 
   it('gives each message of a conversation saved by an older version its own id', () => {
