@@ -15,6 +15,9 @@ import type { HistoryEntry } from './conversation/turns'
 
 export const DEFAULT_MAX_STEPS = 10
 
+/** How often a tool call the model is still writing updates the progress line, in ms. */
+const TOOL_PROGRESS_MS = 200
+
 /** Tokens kept free for the summary of compacted turns. */
 const SUMMARY_ROOM = 400
 
@@ -88,6 +91,8 @@ async function modelTurn(context: SkillContext, messages: ChatCompletionMessageP
   const mode = context.inputs.mode ?? 'ask'
   let reply: ReturnType<SkillContext['replyStream']> | null = null
   let turn: ModelTurn | undefined
+  // A call's progress shows once it takes a while: the short ones (a read) would only flicker and re-render.
+  let progressAt = performance.now()
   try {
     turn = await context.model.turn({ messages, tools: toolSpecs(offered), temperature: 0.2 }, {
       onText: (delta) => {
@@ -95,7 +100,11 @@ async function modelTurn(context: SkillContext, messages: ChatCompletionMessageP
         reply.append(delta)
       },
       // Also keeps the watchdog quiet while a slow model writes a long call (a whole new page).
-      onToolCallProgress: (name, characters) => context.progress(`Writing the ${name || 'tool'} call… ${characters.toLocaleString('en-US')} characters`),
+      onToolCallProgress: (name, characters) => {
+        if (performance.now() - progressAt < TOOL_PROGRESS_MS) return
+        progressAt = performance.now()
+        context.progress(`Writing the ${name || 'tool'} call… ${characters.toLocaleString('en-US')} characters`)
+      },
     })
     return turn
   } catch (error) {

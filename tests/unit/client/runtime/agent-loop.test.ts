@@ -72,8 +72,20 @@ describe('the agent loop', () => {
     expect(result.proposals).toMatchObject([{ kind: 'edit', before: 'Alpha text.', after: 'Beta text.' }])
     expect(content('posts/a.md')).toBe('# A\n\nBeta text.\n')
     expect(result.outputs.get('loop')).toMatchObject({ text: 'Done.', steps: 3, stopped: false })
-    // The progress bar follows a tool call as the model writes it.
-    expect(result.progress).toContain(`Writing the edit_page call… ${editA.toolCalls[0]!.arguments.length} characters`)
+    // A call written in a moment shows no progress of its own: it would only flicker.
+    expect(result.progress.filter((line) => line.startsWith('Writing the'))).toEqual([])
+  })
+
+  it('follows a tool call the model takes a while to write on the progress bar', async () => {
+    // The call's arguments in 6 deltas, 100 ms apart: a page the model is writing, say.
+    const slowEdit = { toolCalls: [{ ...editA.toolCalls[0]!, parts: 6 }], chunkDelayMs: 100 }
+    fake.enqueue(slowEdit, { text: ['Done.'] })
+    const result = await run().running
+    const shown = result.progress.filter((line) => line.startsWith('Writing the edit_page call…'))
+    expect(shown.length).toBeGreaterThanOrEqual(1)
+    // At most one update per 200 ms, each with the characters written so far.
+    expect(shown.length).toBeLessThanOrEqual(3)
+    for (const line of shown) expect(Number(/… ([\d,]+) characters/.exec(line)![1]!.replace(/,/g, ''))).toBeLessThanOrEqual(editA.toolCalls[0]!.arguments.length)
   })
 
   it('does not apply an edit again whose write landed just before an interruption', async () => {
