@@ -6,8 +6,7 @@ import { ChangeSet, notePageChange, type IndexUpdate } from './change-set.js'
 import { collectCollisions, collectGraph, type Collision, type GraphOptions } from './graph-view.js'
 import { fragmentId, sameHeadings } from './heading-ids.js'
 import { LinkGraph, type IndexedPage } from './link-graph.js'
-import { listAttachmentPaths } from './load-attachments.js'
-import { listPageFiles, pageReader, readPages, type PageReader } from './load-pages.js'
+import { listSiteFiles, pageReader, readPages, type PageReader } from './load-pages.js'
 import { readPage } from './front-matter.js'
 import { NameTable, dependencyKeysOf, symmetricDifference } from './name-table.js'
 import { parsePage, type ParsedPage } from './parse-page.js'
@@ -70,11 +69,10 @@ export class KnowledgeIndex {
    * (the thread pool's reads and the parser compete for the CPU, and wake-ups cost more).
    */
   static async load(sourceDir: string): Promise<KnowledgeIndex> {
-    const [[files, pages], attachments] = await Promise.all([
-      listPageFiles(sourceDir).then(async (files) => [files, await readPages(sourceDir, files)] as const),
-      listAttachmentPaths(sourceDir),
-    ])
-    return KnowledgeIndex.build(pages, attachments, pageReader(sourceDir, files))
+    // One walk finds the pages and the attachments.
+    const files = await listSiteFiles(sourceDir)
+    const pages = await readPages(sourceDir, files.pages)
+    return KnowledgeIndex.build(pages, files.attachments, pageReader(sourceDir, files.pages))
   }
 
   get size(): number {

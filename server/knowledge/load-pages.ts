@@ -1,6 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { isSkippedFolder, pageNameOf } from '../safe-path.js'
+import { isAttachmentPath } from './attachments.js'
 import type { PageInput } from './knowledge-index.js'
 
 /** Synchronous reads go on for this long before the event loop gets a turn. */
@@ -12,14 +13,22 @@ export interface PageFile {
   file: string
 }
 
+/** What one walk of the source folder finds: the pages, and the attachment files wiki-links can embed. */
+export interface SiteFiles {
+  pages: PageFile[]
+  /** Attachment files ('Attachments/icons/a.svg'), sorted. */
+  attachments: string[]
+}
+
 /**
- * Every Markdown page under `sourceDir`, sorted by name. The rule is the one /files applies
- * (`pageNameOf`, from safe-path): no dot-folders (.vitepress), node_modules or 8.3 short names,
- * and no symlinks, so nothing outside the source folder is ever read and one file has one name.
- * The one folder walk behind the knowledge index and GET /pages.
+ * Every Markdown page under `sourceDir`, sorted by name, and every attachment file, in one walk.
+ * The rule is the one /files applies (`pageNameOf`, from safe-path): no dot-folders (.vitepress),
+ * node_modules or 8.3 short names, and no symlinks, so nothing outside the source folder is ever
+ * read and one file has one name. The one folder walk behind the knowledge index and GET /pages.
  */
-export async function listPageFiles(sourceDir: string): Promise<PageFile[]> {
+export async function listSiteFiles(sourceDir: string): Promise<SiteFiles> {
   const found = new Map<string, string>()
+  const attachments: string[] = []
   const walk = async (folder: string, prefix: string): Promise<void> => {
     const entries = await fs.promises.readdir(folder, { withFileTypes: true })
     await Promise.all(
@@ -32,12 +41,20 @@ export async function listPageFiles(sourceDir: string): Promise<PageFile[]> {
           const name = pageNameOf(file)
           // Two spellings of one name (NFC and NFD side by side): the one already in NFC wins.
           if (name !== null && (!found.has(name) || name === file)) found.set(name, file)
+        } else if (entry.isFile() && isAttachmentPath(`${prefix}${entry.name}`)) {
+          attachments.push(`${prefix}${entry.name}`)
         }
       }),
     )
   }
   await walk(sourceDir, '')
-  return [...found].map(([name, file]) => ({ path: name, file })).sort((left, right) => (left.path < right.path ? -1 : left.path > right.path ? 1 : 0))
+  const pages = [...found].map(([name, file]) => ({ path: name, file })).sort((left, right) => (left.path < right.path ? -1 : left.path > right.path ? 1 : 0))
+  return { pages, attachments: attachments.sort() }
+}
+
+/** Every Markdown page under `sourceDir`, sorted by name (see listSiteFiles). */
+export async function listPageFiles(sourceDir: string): Promise<PageFile[]> {
+  return (await listSiteFiles(sourceDir)).pages
 }
 
 /** The names of every page under `sourceDir` (see listPageFiles), sorted. */
