@@ -6,7 +6,7 @@ import { ChangeSet, notePageChange, type IndexUpdate } from './change-set.js'
 import { collectCollisions, collectGraph, type Collision, type GraphOptions } from './graph-view.js'
 import { fragmentId, sameHeadings } from './heading-ids.js'
 import { LinkGraph, type IndexedPage } from './link-graph.js'
-import { listSiteFiles, pageReader, readPages, type PageReader } from './load-pages.js'
+import { listSiteFiles, pageReader, readPages, runInSlices, type PageReader } from './load-pages.js'
 import { readPage } from './front-matter.js'
 import { NameTable, dependencyKeysOf, symmetricDifference } from './name-table.js'
 import { parsePage, type ParsedPage } from './parse-page.js'
@@ -46,19 +46,8 @@ export class KnowledgeIndex {
    */
   static build(pages: Iterable<PageInput>, attachments: Iterable<string> = [], reader?: PageReader): KnowledgeIndex {
     const index = new KnowledgeIndex()
-    index.reader = reader ?? null
-    for (const file of attachments) index.attachments.table.add(file)
-    const parsed: ParsedPage[] = []
-    // Names go in while the page is fresh in the cache; a name table is the same in any order.
-    for (const page of pages) {
-      const next = index.parse(page.path, page.content)
-      index.names.add(next)
-      parsed.push(next)
-    }
-    // Links resolve once every name is known, in the given order (dependents keep that order).
-    for (const page of parsed) {
-      index.pages.set(page.path, index.links.attach(page, index.names))
-      index.attachments.attach(page)
+    for (const _step of index.fill(pages, attachments, reader ?? null)) {
+      // All at once: a build in memory has nothing to give way to.
     }
     return index
   }
@@ -72,7 +61,30 @@ export class KnowledgeIndex {
     // One walk finds the pages and the attachments.
     const files = await listSiteFiles(sourceDir)
     const pages = await readPages(sourceDir, files.pages)
-    return KnowledgeIndex.build(pages, files.attachments, pageReader(sourceDir, files.pages))
+    const index = new KnowledgeIndex()
+    // Parsing and linking 10,000 pages takes most of a second: in slices, so a dev server answers meanwhile.
+    await runInSlices(index.fill(pages, files.attachments, pageReader(sourceDir, files.pages)))
+    return index
+  }
+
+  /** Fills a new index: every page parsed once, then every link resolved once; one step per page each time. */
+  private *fill(pages: Iterable<PageInput>, attachments: Iterable<string>, reader: PageReader | null): Generator<void> {
+    this.reader = reader
+    for (const file of attachments) this.attachments.table.add(file)
+    const parsed: ParsedPage[] = []
+    // Names go in while the page is fresh in the cache; a name table is the same in any order.
+    for (const page of pages) {
+      const next = this.parse(page.path, page.content)
+      this.names.add(next)
+      parsed.push(next)
+      yield
+    }
+    // Links resolve once every name is known, in the given order (dependents keep that order).
+    for (const page of parsed) {
+      this.pages.set(page.path, this.links.attach(page, this.names))
+      this.attachments.attach(page)
+      yield
+    }
   }
 
   get size(): number {

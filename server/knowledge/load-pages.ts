@@ -4,7 +4,7 @@ import { isSkippedFolder, pageNameOf } from '../safe-path.js'
 import { isAttachmentPath } from './attachments.js'
 import type { PageInput } from './knowledge-index.js'
 
-/** Synchronous reads go on for this long before the event loop gets a turn. */
+/** Synchronous reads (and parsing, see runInSlices) go on for this long before the event loop gets a turn. */
 const READ_SLICE_MS = 8
 
 /** A page found on disk: its name (NFC, as /files names it) and the file as spelled on disk. */
@@ -83,6 +83,20 @@ export async function readPages(sourceDir: string, pages: PageFile[]): Promise<P
     }
   }
   return read
+}
+
+/** How many steps run between two looks at the clock. */
+const STEPS_PER_CHECK = 32
+
+/** Runs every step of `steps`, giving the event loop a turn every few milliseconds. */
+export async function runInSlices(steps: Iterator<unknown>): Promise<void> {
+  let deadline = performance.now() + READ_SLICE_MS
+  for (let count = 1; !steps.next().done; count++) {
+    if (count % STEPS_PER_CHECK === 0 && performance.now() >= deadline) {
+      await new Promise((resolve) => setImmediate(resolve))
+      deadline = performance.now() + READ_SLICE_MS
+    }
+  }
 }
 
 /** Reads a page's file again by its name; null when it is gone. */

@@ -4,6 +4,7 @@ import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { KnowledgeIndex } from '../../../../server/knowledge/knowledge-index.js'
 import { listPagePaths, loadPages } from '../../../../server/knowledge/load-pages.js'
+import { syntheticBlog } from '../../../bench/knowledge-synthetic-blog.js'
 import { copySite, REPO_ROOT } from '../../../helpers/dev-server.js'
 
 const page = (title: string, body = '', extra = '') => `---\ntitle: ${title}\n${extra}---\n\n# ${title}\n\n${body}\n`
@@ -215,5 +216,35 @@ describe('an index loaded from a folder', () => {
     await fs.rm(path.join(folder, 'posts/citrus.md'))
     // A page whose file is gone answers with an empty snippet rather than failing.
     expect(index.search('fruit').map((result) => [result.path, result.snippet])).toEqual([['posts/citrus.md', '']])
+  })
+  it('gives the event loop a turn while it parses and links: no wait as long as the whole build', async () => {
+    folder = await fs.mkdtemp(path.join(os.tmpdir(), 'metablog-slices-'))
+    const blog = syntheticBlog(3_000)
+    for (const page of blog.pages) {
+      await fs.mkdir(path.dirname(path.join(folder, page.path)), { recursive: true })
+      await fs.writeFile(path.join(folder, page.path), page.content)
+    }
+    const pages = await loadPages(folder)
+    KnowledgeIndex.build(pages) // warm the JIT, as the server is by the time it builds
+    const started = performance.now()
+    KnowledgeIndex.build(pages)
+    const wholeBuild = performance.now() - started
+    // The longest stretch without a turn of the event loop while the index loads (reads, parses, links).
+    let longest = 0
+    let last = performance.now()
+    let loading = true
+    const tick = () => {
+      const now = performance.now()
+      longest = Math.max(longest, now - last)
+      last = now
+      if (loading) setImmediate(tick)
+    }
+    setImmediate(tick)
+    const index = await KnowledgeIndex.load(folder)
+    // One more turn measures the stretch that ended with the load.
+    await new Promise((resolve) => setImmediate(resolve))
+    loading = false
+    expect(index.size).toBe(pages.length)
+    expect(longest).toBeLessThan(wholeBuild / 2)
   })
 })
