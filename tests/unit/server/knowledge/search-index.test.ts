@@ -94,6 +94,12 @@ describe('plain text and snippets', () => {
     )
   })
 
+  it('collapses blanks and blank lines, with or without the syntax each step looks for', () => {
+    expect(markdownToText('a \t b\n \n  c\t\n\n\nd  ')).toBe('a b\nc\nd')
+    expect(markdownToText('one  two\tthree\n\n\n\n  four')).toBe('one two three\nfour')
+    expect(markdownToText('> quoted **bold**\n>\n> more')).toBe('quoted bold\nmore')
+  })
+
   it('cuts around the first match and marks the cuts', () => {
     const text = `${'lorem '.repeat(60)}needle here${' ipsum'.repeat(60)}`
     const snippet = makeSnippet(text, ['needle'])
