@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { KnowledgeIndex } from '../../../../server/knowledge/knowledge-index.js'
 import { markdownToText } from '../../../../server/knowledge/plain-text.js'
+import { RankedSearch } from '../../../../server/knowledge/search-index.js'
 import { makeSnippet } from '../../../../server/knowledge/snippet.js'
 import { tokenize } from '../../../../server/knowledge/tokenizer.js'
 import { syntheticBlog } from '../../../bench/knowledge-synthetic-blog.js'
@@ -157,5 +158,24 @@ describe('building the search index in the background', () => {
     const expected = fresh()
     expect(early).toEqual(results(expected, 'kumquat'))
     for (const query of queries) expect(results(index, query), query).toEqual(results(expected, query))
+  })
+})
+
+describe('the best few results', () => {
+  it('are the first of what MiniSearch\'s own search gives, same scores, same order, ties included', () => {
+    const engine = new RankedSearch({ fields: ['title', 'headings', 'tags', 'text'], storeFields: [] })
+    // Many pages alike (equal scores) and some that differ, in an order that is not the scores'.
+    const words = ['alpha', 'beta', 'gamma', 'delta']
+    for (let index = 0; index < 300; index++) {
+      const text = index % 3 === 0 ? 'alpha beta' : `${words[index % 4]} ${words[(index * 7) % 4]} alpha ${'filler '.repeat(index % 5)}`
+      engine.add({ id: `page-${index}.md`, title: index % 11 === 0 ? 'Alpha' : 'Page', headings: '', tags: '', text })
+    }
+    const options = { boost: { title: 4 }, combineWith: 'AND' as const }
+    for (const query of ['alpha', 'beta', 'alpha beta', 'gamma delta', 'nothing']) {
+      const all = engine.search(query, options).map((result) => ({ id: result.id, score: result.score }))
+      for (const limit of [1, 5, 20, 500]) {
+        expect(engine.top(query, options, limit), `${query}, ${limit}`).toEqual({ hits: all.slice(0, limit), total: all.length })
+      }
+    }
   })
 })
