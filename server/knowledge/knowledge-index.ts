@@ -23,6 +23,9 @@ export type { Collision } from './graph-view.js'
 export type { SearchAnswer } from './live-search.js'
 export type { PageReader } from './load-pages.js'
 
+/** A request that comes while the index is built waits at most about this long. */
+const PARSE_SLICE_MS = 16
+
 /**
  * The live knowledge layer: every page's links resolved Obsidian-style, backlinks, unresolved
  * links, the sidebar and full-text search. Built once from all pages, then kept current one page
@@ -63,7 +66,7 @@ export class KnowledgeIndex {
     const pages = await readPages(sourceDir, files.pages)
     const index = new KnowledgeIndex()
     // Parsing and linking 10,000 pages takes most of a second: in slices, so a dev server answers meanwhile.
-    await runInSlices(index.fill(pages, files.attachments, pageReader(sourceDir, files.pages)))
+    await runInSlices(index.fill(pages, files.attachments, pageReader(sourceDir, files.pages)), PARSE_SLICE_MS)
     return index
   }
 

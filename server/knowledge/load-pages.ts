@@ -4,7 +4,7 @@ import { isSkippedFolder, pageNameOf } from '../safe-path.js'
 import { isAttachmentPath } from './attachments.js'
 import type { PageInput } from './knowledge-index.js'
 
-/** Synchronous reads (and parsing, see runInSlices) go on for this long before the event loop gets a turn. */
+/** Synchronous reads go on for this long before the event loop gets a turn. */
 const READ_SLICE_MS = 8
 
 /** A page found on disk: its name (NFC, as /files names it) and the file as spelled on disk. */
@@ -88,13 +88,16 @@ export async function readPages(sourceDir: string, pages: PageFile[]): Promise<P
 /** How many steps run between two looks at the clock. */
 const STEPS_PER_CHECK = 32
 
-/** Runs every step of `steps`, giving the event loop a turn every few milliseconds. */
-export async function runInSlices(steps: Iterator<unknown>): Promise<void> {
-  let deadline = performance.now() + READ_SLICE_MS
+/**
+ * Runs every step of `steps`, giving the event loop a turn every `sliceMs`. Each turn is a chance for
+ * a busy machine to run something else for a while, so slices are no shorter than a request can wait.
+ */
+export async function runInSlices(steps: Iterator<unknown>, sliceMs: number): Promise<void> {
+  let deadline = performance.now() + sliceMs
   for (let count = 1; !steps.next().done; count++) {
     if (count % STEPS_PER_CHECK === 0 && performance.now() >= deadline) {
       await new Promise((resolve) => setImmediate(resolve))
-      deadline = performance.now() + READ_SLICE_MS
+      deadline = performance.now() + sliceMs
     }
   }
 }
