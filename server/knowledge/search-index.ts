@@ -38,6 +38,19 @@ export const MAX_QUERY_LENGTH = 200
  */
 export const MAX_SEARCH_TEXT = 128 * 1024
 
+// CJK terms (characters and bigrams: tens of thousands on a Chinese blog, most of the term tree) are
+// filed under one first character of their own, so the typo-tolerant search for a Latin word, which
+// walks the tree, steps past all of them at once instead of into every Chinese character's branch.
+const CJK_BRANCH = '\u0001'
+
+/** A term as the search index files it: processed, and a CJK term under the CJK branch. */
+export function indexTerm(term: string): string {
+  const processed = processTerm(term)
+  return isCjkTerm(processed) ? `${CJK_BRANCH}${processed}` : processed
+}
+
+const isIndexedCjk = (term: string) => term.startsWith(CJK_BRANCH)
+
 const EXACT: SearchOptions = {
   boost: { title: 4, headings: 2, tags: 2 },
   tokenize: (text) => tokenizeQuery(text),
@@ -46,10 +59,10 @@ const EXACT: SearchOptions = {
 // the index, so it is only tried when the words as typed find too little.
 const PREFIX: SearchOptions = {
   ...EXACT,
-  prefix: (term, index, terms) => index === terms.length - 1 && term.length >= 3 && !isCjkTerm(term),
+  prefix: (term, index, terms) => index === terms.length - 1 && term.length >= 3 && !isIndexedCjk(term),
 }
 // Typo tolerance walks much of the term tree: only tried when nothing else matched.
-const FUZZY: SearchOptions = { ...EXACT, fuzzy: (term) => (term.length >= 5 && !isCjkTerm(term) ? 0.2 : false), maxFuzzy: 2 }
+const FUZZY: SearchOptions = { ...EXACT, fuzzy: (term) => (term.length >= 5 && !isIndexedCjk(term) ? 0.2 : false), maxFuzzy: 2 }
 
 const titleOf = (page: SearchablePage) => page.title.slice(0, MAX_SEARCH_TEXT)
 
@@ -94,7 +107,7 @@ export class SearchIndex {
     fields: ['title', 'headings', 'tags', 'text'],
     storeFields: [],
     tokenize: (text) => tokenize(text),
-    processTerm: (term) => processTerm(term),
+    processTerm: (term) => indexTerm(term),
     // Replacing a page leaves tombstones; clean them up in small batches once enough pile up.
     autoVacuum: { minDirtCount: 100, minDirtFactor: 0.1, batchSize: 1000, batchWait: 10 },
   })

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { KnowledgeIndex } from '../../../../server/knowledge/knowledge-index.js'
 import { markdownToText } from '../../../../server/knowledge/plain-text.js'
-import { RankedSearch } from '../../../../server/knowledge/search-index.js'
+import { indexTerm, RankedSearch } from '../../../../server/knowledge/search-index.js'
 import { makeSnippet } from '../../../../server/knowledge/snippet.js'
 import { tokenize } from '../../../../server/knowledge/tokenizer.js'
 import { syntheticBlog } from '../../../bench/knowledge-synthetic-blog.js'
@@ -177,5 +177,16 @@ describe('the best few results', () => {
         expect(engine.top(query, options, limit), `${query}, ${limit}`).toEqual({ hits: all.slice(0, limit), total: all.length })
       }
     }
+  })
+})
+
+describe('the terms the search index files', () => {
+  it('puts every CJK term under one first character, apart from every other script, and leaves the rest as processed', () => {
+    const cjk = ['知识', '图', 'ひら', 'カタ', '語彙'].map(indexTerm)
+    expect(new Set(cjk.map((term) => term[0])).size).toBe(1)
+    expect(cjk.map((term) => term.slice(1))).toEqual(['知识', '图', 'ひら', 'カタ', '語彙'])
+    const others = ['vitepress', 'Ünïcode', '2026', 'Ｆｕｌｌ'].map(indexTerm)
+    expect(others).toEqual(['vitepress', 'ünïcode', '2026', 'full'])
+    expect(others.some((term) => term[0] === cjk[0]![0])).toBe(false)
   })
 })
