@@ -56,17 +56,18 @@ export class KnowledgeIndex {
   }
 
   /**
-   * Reads every page under the site's source folder and builds the index. Reading finishes before
+   * Reads every page under the site's source folder and builds the index, awaiting `pause` (default:
+   * a turn of the event loop) between slices of reading and of parsing. Reading finishes before
    * parsing starts on purpose: parsing inside the read callbacks was measured slower on 2 cores
    * (the thread pool's reads and the parser compete for the CPU, and wake-ups cost more).
    */
-  static async load(sourceDir: string): Promise<KnowledgeIndex> {
+  static async load(sourceDir: string, pause?: () => Promise<unknown>): Promise<KnowledgeIndex> {
     // One walk finds the pages and the attachments.
     const files = await listSiteFiles(sourceDir)
-    const pages = await readPages(sourceDir, files.pages)
+    const pages = await readPages(sourceDir, files.pages, pause)
     const index = new KnowledgeIndex()
     // Parsing and linking 10,000 pages takes most of a second: in slices, so a dev server answers meanwhile.
-    await runInSlices(index.fill(pages, files.attachments, pageReader(sourceDir, files.pages)), PARSE_SLICE_MS)
+    await runInSlices(index.fill(pages, files.attachments, pageReader(sourceDir, files.pages)), PARSE_SLICE_MS, pause)
     return index
   }
 

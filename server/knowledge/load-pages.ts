@@ -7,6 +7,9 @@ import type { PageInput } from './knowledge-index.js'
 /** Synchronous reads go on for this long before the event loop gets a turn. */
 const READ_SLICE_MS = 8
 
+/** The pause between two slices unless the caller gives its own: one turn of the event loop. */
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve))
+
 /** A page found on disk: its name (NFC, as /files names it) and the file as spelled on disk. */
 export interface PageFile {
   path: string
@@ -63,12 +66,12 @@ export async function listPagePaths(sourceDir: string): Promise<string[]> {
 }
 
 /**
- * Reads pages with synchronous reads, giving the event loop a turn every few milliseconds. For
+ * Reads pages with synchronous reads, giving the event loop a turn (or awaiting `pause`) every few milliseconds. For
  * thousands of small files that is 2-3× faster than callback `fs.readFile` (a thread-pool round
  * trip per file, measured at 10,000 pages) and the server still answers between batches.
  * A page that vanished between listing and reading is left out.
  */
-export async function readPages(sourceDir: string, pages: PageFile[]): Promise<PageInput[]> {
+export async function readPages(sourceDir: string, pages: PageFile[], pause: () => Promise<unknown> = nextTurn): Promise<PageInput[]> {
   const read: PageInput[] = []
   let deadline = performance.now() + READ_SLICE_MS
   for (const page of pages) {
@@ -78,7 +81,7 @@ export async function readPages(sourceDir: string, pages: PageFile[]): Promise<P
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
     }
     if (performance.now() >= deadline) {
-      await new Promise((resolve) => setImmediate(resolve))
+      await pause()
       deadline = performance.now() + READ_SLICE_MS
     }
   }
@@ -92,11 +95,11 @@ const STEPS_PER_CHECK = 32
  * Runs every step of `steps`, giving the event loop a turn every `sliceMs`. Each turn is a chance for
  * a busy machine to run something else for a while, so slices are no shorter than a request can wait.
  */
-export async function runInSlices(steps: Iterator<unknown>, sliceMs: number): Promise<void> {
+export async function runInSlices(steps: Iterator<unknown>, sliceMs: number, pause: () => Promise<unknown> = nextTurn): Promise<void> {
   let deadline = performance.now() + sliceMs
   for (let count = 1; !steps.next().done; count++) {
     if (count % STEPS_PER_CHECK === 0 && performance.now() >= deadline) {
-      await new Promise((resolve) => setImmediate(resolve))
+      await pause()
       deadline = performance.now() + sliceMs
     }
   }

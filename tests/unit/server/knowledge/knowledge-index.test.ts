@@ -6,6 +6,7 @@ import { KnowledgeIndex } from '../../../../server/knowledge/knowledge-index.js'
 import { listPagePaths, loadPages } from '../../../../server/knowledge/load-pages.js'
 import { syntheticBlog } from '../../../bench/knowledge-synthetic-blog.js'
 import { copySite, REPO_ROOT } from '../../../helpers/dev-server.js'
+import { until } from '../../../helpers/runtime.js'
 
 const page = (title: string, body = '', extra = '') => `---\ntitle: ${title}\n${extra}---\n\n# ${title}\n\n${body}\n`
 
@@ -246,5 +247,29 @@ describe('an index loaded from a folder', () => {
     loading = false
     expect(index.size).toBe(pages.length)
     expect(longest).toBeLessThan(wholeBuild / 2)
+  })
+
+  it('holds back between slices for as long as the pause it is given lasts', async () => {
+    folder = await fs.mkdtemp(path.join(os.tmpdir(), 'metablog-pause-'))
+    for (const page of syntheticBlog(2_000).pages) {
+      await fs.mkdir(path.dirname(path.join(folder, page.path)), { recursive: true })
+      await fs.writeFile(path.join(folder, page.path), page.content)
+    }
+    // Something more urgent (the dev API loading) holds the build until it is released.
+    let release: () => void = () => undefined
+    const urgent = new Promise<void>((resolve) => (release = resolve))
+    let pauses = 0
+    let done = false
+    const loading = KnowledgeIndex.load(folder, async () => {
+      pauses++
+      await urgent
+    }).then((index) => ((done = true), index))
+    await until(() => pauses > 0, 20_000, 'the first pause')
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(done).toBe(false)
+    expect(pauses).toBe(1)
+    release()
+    expect((await loading).size).toBeGreaterThan(1_900)
+    expect(pauses).toBeGreaterThan(1)
   })
 })
