@@ -11,7 +11,6 @@ import { SessionStore } from '../server/sessions/session-store.js'
 import { checkpointsMiddleware } from './middleware/checkpoints.js'
 import { filesMiddleware, pagesMiddleware } from './middleware/files.js'
 import { sendEvent } from './events.js'
-import { knowledgeMiddleware } from './middleware/knowledge.js'
 import { llmMiddleware } from './middleware/llm.js'
 import { locksMiddleware } from './middleware/locks.js'
 import { notFoundMiddleware } from './middleware/not-found.js'
@@ -52,16 +51,14 @@ export function createDevApi(server: ViteDevServer, site: SiteConfig, options: R
   }
 
   const routes: ApiMiddleware[] = [
-    // 2. Pages, locks and checkpoints.
+    // 3. Pages, locks and checkpoints.
     filesMiddleware(store, feed),
     pagesMiddleware(store),
     locksMiddleware(locks, site.srcDir),
     ...checkpointsMiddleware(checkpoints),
-    // 3. The model gateway: the API key stays in this process.
+    // 4. The model gateway: the API key stays in this process.
     ...llmMiddleware(gateway),
-    // 4. The knowledge layer: graph and search.
-    ...knowledgeMiddleware({ ready: async () => (await knowledge.ready, knowledge.index), now: () => knowledge.builtIndex }),
-    // 5. Conversations: session logs and the custom prompt files.
+    // 5. Conversations: session logs and the custom prompt files. (2. Graph and search are mounted ahead of these, in dev-api-plugin.)
     ...sessionsMiddleware(sessions),
     promptsMiddleware(prompts),
     // 6. Anything else under the prefix is an API error, never the blog's HTML fallback.

@@ -30,6 +30,8 @@ export class KnowledgeService {
   private includeDrafts = true
   private requestsInFlight = 0
   private lastRequestAt = 0
+  /** Background indexing waits for this before its next slice (see giveWay). */
+  private priority: Promise<void> | null = null
 
   constructor(private readonly options: { sidebar: boolean }) {}
 
@@ -61,7 +63,7 @@ export class KnowledgeService {
     this.useSite(site)
     if (!this.loading || this.loadedFor !== site.srcDir) {
       this.loadedFor = site.srcDir
-      this.loading = KnowledgeIndex.load(site.srcDir).then((index) => {
+      this.loading = KnowledgeIndex.load(site.srcDir, mode === 'serve' ? () => this.pause() : undefined).then((index) => {
         this.index = index
         // In dev, build the search index in slices now, giving way while the server answers requests
         // (the first page loads first); a search meanwhile answers from what is indexed.
@@ -113,8 +115,31 @@ export class KnowledgeService {
     }
   }
 
+  /**
+   * In dev: background indexing (the knowledge index, then the search index) holds back between its
+   * slices until `work` is done. Loading modules (the dev API, right after listen) takes a turn of the
+   * event loop per file read, and would otherwise get one turn per slice: seconds on a big blog.
+   */
+  giveWay(work: Promise<unknown>): void {
+    const settled = work.then(
+      () => undefined,
+      () => undefined,
+    )
+    this.priority = settled
+    void settled.then(() => {
+      if (this.priority === settled) this.priority = null
+    })
+  }
+
+  /** Between two slices of the index build: after any work given way to, and a turn of the event loop. */
+  private async pause(): Promise<void> {
+    if (this.priority) await this.priority
+    await new Promise((resolve) => setImmediate(resolve))
+  }
+
   /** Resolves once no request is being answered and none ended just now, or after a bounded wait, so indexing still progresses. */
   private async quiet(): Promise<void> {
+    if (this.priority) await this.priority
     const started = performance.now()
     const busy = () => this.requestsInFlight > 0 || performance.now() - this.lastRequestAt < QUIET_MS
     while (busy() && performance.now() - started < MAX_QUIET_WAIT_MS) await new Promise((resolve) => setTimeout(resolve, QUIET_MS))

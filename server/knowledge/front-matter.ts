@@ -16,10 +16,23 @@ function isBlank(code: number): boolean {
   return code === 32 || code === 9
 }
 
+// NOT_PLAIN_START for ASCII first characters, as a table: most values are checked without a regular expression.
+const NOT_PLAIN_FIRST = new Uint8Array(128)
+for (const character of '-?:,[]{}#&*!|>\'"%@`+.0123456789 \t\n\v\f\r') NOT_PLAIN_FIRST[character.charCodeAt(0)] = 1
+
 function plain(text: string, inFlow: boolean): string | typeof NOT_SIMPLE {
-  if (!text || NOT_PLAIN_START.test(text) || SPECIAL_WORDS.test(text)) return NOT_SIMPLE
-  if (text.includes(': ') || text.includes('#') || text.includes('\t') || text.endsWith(':')) return NOT_SIMPLE
-  if (inFlow && /[,[\]{}]/.test(text)) return NOT_SIMPLE
+  if (!text) return NOT_SIMPLE
+  const first = text.charCodeAt(0)
+  if (first < 128 ? NOT_PLAIN_FIRST[first] === 1 : NOT_PLAIN_START.test(text)) return NOT_SIMPLE
+  // The longest special word is 'false'.
+  if (text.length <= 5 && SPECIAL_WORDS.test(text)) return NOT_SIMPLE
+  // One pass for what the rules below say: no ': ', '#' or tab anywhere, no ':' at the end, no flow indicator in a flow.
+  const last = text.length - 1
+  for (let index = 0; index <= last; index++) {
+    const code = text.charCodeAt(index)
+    if (code === 35 || code === 9 || (code === 58 && (index === last || text.charCodeAt(index + 1) === 32))) return NOT_SIMPLE
+    if (inFlow && (code === 44 || code === 91 || code === 93 || code === 123 || code === 125)) return NOT_SIMPLE
+  }
   return text
 }
 
@@ -34,11 +47,15 @@ function scalar(text: string): Scalar | typeof NOT_SIMPLE {
   if (text === '') return null
   if (text === 'true') return true
   if (text === 'false') return false
-  if (INTEGER.test(text)) return Number(text)
-  const date = DATE.exec(text)
-  // js-yaml's own construction, so even a day out of range rolls over the same way.
-  if (date) return new Date(Date.UTC(Number(date[1]), Number(date[2]) - 1, Number(date[3])))
-  if (text[0] === '"' || text[0] === "'") return quoted(text)
+  const first = text.charCodeAt(0)
+  // Integers and dates start with a digit or '-'.
+  if ((first >= 48 && first <= 57) || first === 45) {
+    if (INTEGER.test(text)) return Number(text)
+    const date = DATE.exec(text)
+    // js-yaml's own construction, so even a day out of range rolls over the same way.
+    if (date) return new Date(Date.UTC(Number(date[1]), Number(date[2]) - 1, Number(date[3])))
+  }
+  if (first === 34 || first === 39) return quoted(text)
   return plain(text, false)
 }
 
@@ -63,14 +80,16 @@ function isKeyPart(code: number): boolean {
   return isKeyStart(code) || (code >= 48 && code <= 57) || code === 45
 }
 
-// What `.` in a regular expression does not match (besides '\n', which never occurs in a line).
-const LINE_BREAKING = /[\r\u2028\u2029]/
+// What `.` in a regular expression does not match (besides '\n'), in a value: a '\r' that does not end a line.
+const LINE_BREAKING = /\r(?!\n)|[\u2028\u2029]/
 
 /**
  * The data of the front matter `content[start, end)` if every line is a simple `key: value`
  * (blank lines aside, and at least one), else null. Scans in place rather than splitting lines.
  */
 function simpleData(content: string, start: number, end: number): Record<string, unknown> | null {
+  // Checked once for the whole front matter rather than per value; a line that is only such blanks falls back too.
+  if (LINE_BREAKING.test(content.slice(start, end + 1))) return null
   const data: Record<string, unknown> = {}
   let empty = true
   for (let lineStart = start; lineStart <= end; ) {
@@ -94,7 +113,7 @@ function simpleData(content: string, start: number, end: number): Record<string,
     if (valueStart < valueEnd && valueStart === colon + 1) return null
     const key = content.slice(lineStart, colon)
     const text = content.slice(valueStart, valueEnd)
-    if (Object.hasOwn(data, key) || LINE_BREAKING.test(text)) return null
+    if (Object.hasOwn(data, key)) return null
     const value = text.startsWith('[') && text.endsWith(']') ? sequence(text) : scalar(text)
     if (value === NOT_SIMPLE) return null
     data[key] = value

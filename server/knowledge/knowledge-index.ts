@@ -6,8 +6,7 @@ import { ChangeSet, notePageChange, type IndexUpdate } from './change-set.js'
 import { collectCollisions, collectGraph, type Collision, type GraphOptions } from './graph-view.js'
 import { fragmentId, sameHeadings } from './heading-ids.js'
 import { LinkGraph, type IndexedPage } from './link-graph.js'
-import { listAttachmentPaths } from './load-attachments.js'
-import { listPageFiles, pageReader, readPages, type PageReader } from './load-pages.js'
+import { listSiteFiles, pageReader, readPages, runInSlices, type PageReader } from './load-pages.js'
 import { readPage } from './front-matter.js'
 import { NameTable, dependencyKeysOf, symmetricDifference } from './name-table.js'
 import { parsePage, type ParsedPage } from './parse-page.js'
@@ -23,6 +22,9 @@ export type { OutgoingLink, PageInput, ResolvedPage } from './index-types.js'
 export type { Collision } from './graph-view.js'
 export type { SearchAnswer } from './live-search.js'
 export type { PageReader } from './load-pages.js'
+
+/** A request that comes while the index is built waits at most about this long. */
+const PARSE_SLICE_MS = 16
 
 /**
  * The live knowledge layer: every page's links resolved Obsidian-style, backlinks, unresolved
@@ -47,34 +49,46 @@ export class KnowledgeIndex {
    */
   static build(pages: Iterable<PageInput>, attachments: Iterable<string> = [], reader?: PageReader): KnowledgeIndex {
     const index = new KnowledgeIndex()
-    index.reader = reader ?? null
-    for (const file of attachments) index.attachments.table.add(file)
-    const parsed: ParsedPage[] = []
-    // Names go in while the page is fresh in the cache; a name table is the same in any order.
-    for (const page of pages) {
-      const next = index.parse(page.path, page.content)
-      index.names.add(next)
-      parsed.push(next)
-    }
-    // Links resolve once every name is known, in the given order (dependents keep that order).
-    for (const page of parsed) {
-      index.pages.set(page.path, index.links.attach(page, index.names))
-      index.attachments.attach(page)
+    for (const _step of index.fill(pages, attachments, reader ?? null)) {
+      // All at once: a build in memory has nothing to give way to.
     }
     return index
   }
 
   /**
-   * Reads every page under the site's source folder and builds the index. Reading finishes before
+   * Reads every page under the site's source folder and builds the index, awaiting `pause` (default:
+   * a turn of the event loop) between slices of reading and of parsing. Reading finishes before
    * parsing starts on purpose: parsing inside the read callbacks was measured slower on 2 cores
    * (the thread pool's reads and the parser compete for the CPU, and wake-ups cost more).
    */
-  static async load(sourceDir: string): Promise<KnowledgeIndex> {
-    const [[files, pages], attachments] = await Promise.all([
-      listPageFiles(sourceDir).then(async (files) => [files, await readPages(sourceDir, files)] as const),
-      listAttachmentPaths(sourceDir),
-    ])
-    return KnowledgeIndex.build(pages, attachments, pageReader(sourceDir, files))
+  static async load(sourceDir: string, pause?: () => Promise<unknown>): Promise<KnowledgeIndex> {
+    // One walk finds the pages and the attachments.
+    const files = await listSiteFiles(sourceDir)
+    const pages = await readPages(sourceDir, files.pages, pause)
+    const index = new KnowledgeIndex()
+    // Parsing and linking 10,000 pages takes most of a second: in slices, so a dev server answers meanwhile.
+    await runInSlices(index.fill(pages, files.attachments, pageReader(sourceDir, files.pages)), PARSE_SLICE_MS, pause)
+    return index
+  }
+
+  /** Fills a new index: every page parsed once, then every link resolved once; one step per page each time. */
+  private *fill(pages: Iterable<PageInput>, attachments: Iterable<string>, reader: PageReader | null): Generator<void> {
+    this.reader = reader
+    for (const file of attachments) this.attachments.table.add(file)
+    const parsed: ParsedPage[] = []
+    // Names go in while the page is fresh in the cache; a name table is the same in any order.
+    for (const page of pages) {
+      const next = this.parse(page.path, page.content)
+      this.names.add(next)
+      parsed.push(next)
+      yield
+    }
+    // Links resolve once every name is known, in the given order (dependents keep that order).
+    for (const page of parsed) {
+      this.pages.set(page.path, this.links.attach(page, this.names))
+      this.attachments.attach(page)
+      yield
+    }
   }
 
   get size(): number {

@@ -4,7 +4,7 @@ import { SearchIndex, type BodyReader, type SearchablePage } from './search-inde
 // Long enough to make progress, short enough that the dev server stays responsive.
 const SLICE_MS = 12
 
-/** A query first adds pending pages for this long, so an edit is found at once, but never waits longer behind the build... */
+/** After the first build, a query first adds pending pages for this long, so an edit is found at once, but never waits longer... */
 const CATCH_UP_MS = 20
 /** ...unless only this few are left: a small blog's search is then always complete. */
 const CATCH_UP_PAGES = 25
@@ -54,7 +54,8 @@ export class LiveSearch {
    * add, it answers from the pages indexed so far (and from every title once those are in) and says how many that is.
    */
   searchNow(query: string, limit?: number): SearchAnswer {
-    if (this.index && this.pending) this.catchUp(performance.now() + CATCH_UP_MS)
+    // Not while the first build runs (the titles are there to answer from): the build goes on anyway, and the query would only wait.
+    if (this.index && this.pending && !this.titles) this.catchUp(performance.now() + CATCH_UP_MS)
     if (this.pending && this.pending.size <= CATCH_UP_PAGES) this.catchUp(Number.POSITIVE_INFINITY)
     if (!this.index || !this.pending) return { results: this.search(query, limit) }
     const results = this.index.search(query, limit)

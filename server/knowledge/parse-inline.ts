@@ -25,7 +25,7 @@ const MARKDOWN_LINK =
 // Comments (`<!--…-->`) are found by hand: a lazy scan for '-->' would rescan the rest for every unclosed one.
 const INLINE_HTML = /<\/?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?\/?>|<[A-Za-z][A-Za-z0-9+.-]{1,31}:[^<>\s]*>/y
 const EXTERNAL = /^(?:[a-z][a-z0-9+.-]*:|\/\/)/i
-const PAGE_LIKE = /(?:\.md|\.html|\/|^[^.]*|\/[^/.]*)$/i
+const PAGE_EXTENSION = /\.(?:md|html)$/i
 
 function lineAt(text: string, from: number, to: number, startLine: number): number {
   let line = startLine
@@ -70,18 +70,21 @@ function runEnd(text: string, start: number, code: number): number {
   return end
 }
 
-/** Every link ends in ']]' or holds '](': past the last of them no link can start, so the rest need not be read. */
-function lastLinkClose(text: string): number {
-  return Math.max(text.lastIndexOf(']]'), text.lastIndexOf(']('))
-}
-
 /** A markdown link's destination when it points at a page of the site, else null. */
 function pageDestination(raw: string): string | null {
   let destination = raw.startsWith('<') ? raw.slice(1, -1) : raw
-  destination = destination.replace(/\\(.)/g, '$1')
+  if (destination.includes('\\')) destination = destination.replace(/\\(.)/g, '$1')
   if (!destination || destination.startsWith('#') || EXTERNAL.test(destination)) return null
-  const path = destination.replace(/[?#].*$/, '')
-  if (!path || !PAGE_LIKE.test(path)) return null
+  // The path ends at the query or the fragment (a destination holds no line break).
+  let end = destination.length
+  for (let index = 0; index < end; index++) {
+    const code = destination.charCodeAt(index)
+    if (code === 63 /* ? */ || code === 35 /* # */) end = index
+  }
+  const path = end === destination.length ? destination : destination.slice(0, end)
+  // A page: its last segment has no extension (so also a path ending in '/'), or ends in .md or .html.
+  if (!path || (path.includes('.', path.lastIndexOf('/') + 1) && !PAGE_EXTENSION.test(path))) return null
+  if (!path.includes('%')) return path
   try {
     return decodeURI(path)
   } catch {
@@ -143,8 +146,8 @@ export function scanInline(text: string, offset: number, startLine: number, from
   // Found on first use, then kept while still ahead (-2: not looked for yet; -1: none left), so
   // each is searched for across the text once in all, not once per '[[' or '<!--'.
   let lastRuns: Map<number, number> | null = null
-  let lastLinkEnd = -2
   let closeAt = -2
+  let destinationAt = -2
   let openAt = -2
   let newlineAt = -2
   let commentEndAt = -2
@@ -170,12 +173,13 @@ export function scanInline(text: string, offset: number, startLine: number, from
       INLINE_HTML.lastIndex = index
       from = INLINE_HTML.test(text) ? INLINE_HTML.lastIndex : index + 1
     } else {
-      if (lastLinkEnd === -2) lastLinkEnd = lastLinkClose(text)
-      if (index >= lastLinkEnd) return
+      // Every link ends in ']]' or holds '](': with neither ahead, no link starts here or later.
+      if (closeAt !== -1 && closeAt < index + 2) closeAt = text.indexOf(']]', index + 2)
+      if (destinationAt !== -1 && destinationAt < index + 1) destinationAt = text.indexOf('](', index + 1)
+      if (closeAt === -1 && destinationAt === -1) return
       if (text.charCodeAt(index + 1) === 91 /* [[ */) {
         // A link's inner text holds no line break and no '[[': a later ']]' past either is not its end.
         const inner = index + 2
-        if (closeAt !== -1 && closeAt < inner) closeAt = text.indexOf(']]', inner)
         const close = closeAt
         if (close !== -1 && newlineAt !== -1 && newlineAt < inner) newlineAt = text.indexOf('\n', inner)
         if (close !== -1 && openAt !== -1 && openAt < inner) openAt = text.indexOf('[[', inner)
@@ -194,6 +198,8 @@ export function scanInline(text: string, offset: number, startLine: number, from
         lastIndex = at
         links.push(makeLink('wiki', parts.target, parts.heading, parts.label, embed, offset + at, lastLine, fromPath))
         from = close + 2
+      } else if (destinationAt === -1) {
+        from = index + 1
       } else {
         MARKDOWN_LINK.lastIndex = index
         const link = MARKDOWN_LINK.exec(text)
@@ -204,7 +210,8 @@ export function scanInline(text: string, offset: number, startLine: number, from
         const isImage = index > 0 && text.charCodeAt(index - 1) === 33
         const destination = isImage ? null : pageDestination(link[2] ?? '')
         if (destination !== null) {
-          const raw = (link[2] ?? '').replace(/^<|>$/g, '')
+          let raw = link[2] ?? ''
+          if (raw.startsWith('<') || raw.endsWith('>')) raw = raw.replace(/^<|>$/g, '')
           const heading = headingOf(raw)
           const label = (link[1] ?? '').trim() || undefined
           lastLine = lineAt(text, lastIndex, index, lastLine)

@@ -51,17 +51,27 @@ const own = (text: string): string => (text.length < 13 ? text : `${text} `.slic
 const ownAll = (texts: string[]): string[] => texts.map(own)
 const ownMaybe = (text: string | undefined): string | undefined => (text === undefined ? undefined : own(text))
 
-/** The parsed link, its text copied out of the page's (see `own`). */
-function ownLink<T extends { target: string; heading: string | undefined; label: string | undefined }>(link: T): T {
-  link.target = own(link.target)
+/**
+ * The parsed link, its text copied out of the page's (see `own`), in place: the link and its lookup
+ * were made for this page alone. A lookup key spelled like the target (a lower-case name) shares its copy.
+ */
+function ownLink<T extends { target: string; heading: string | undefined; label: string | undefined }>(link: T, lookup?: ParsedLink['lookup']): T {
+  const target = own(link.target)
+  if (lookup?.kind === 'name') lookup.key = lookup.key === link.target ? target : own(lookup.key)
+  else if (lookup?.kind === 'path') for (let index = 0; index < lookup.candidates.length; index++) lookup.candidates[index] = own(lookup.candidates[index]!)
+  link.target = target
   link.heading = ownMaybe(link.heading)
   link.label = ownMaybe(link.label)
   return link
 }
 
-function ownLookup(lookup: ParsedLink['lookup']): ParsedLink['lookup'] {
-  if (lookup.kind === 'name') return { kind: 'name', key: own(lookup.key) }
-  return lookup.kind === 'path' ? { kind: 'path', candidates: ownAll(lookup.candidates) } : lookup
+/** The headings, their text copied out of the page's, in place (they were made for this page alone). */
+function ownHeadings(headings: ParsedHeading[]): ParsedHeading[] {
+  for (const heading of headings) {
+    heading.text = own(heading.text)
+    heading.id = ownMaybe(heading.id)
+  }
+  return headings
 }
 
 export function parsePage(path: string, content: string): ParsedPage {
@@ -71,8 +81,7 @@ export function parsePage(path: string, content: string): ParsedPage {
   const attachments: AttachmentLink[] = []
   for (const link of parsed.links) {
     if (link.syntax !== 'wiki' || !isAssetTarget(link.target)) {
-      link.lookup = ownLookup(link.lookup)
-      links.push(ownLink(link))
+      links.push(ownLink(link, link.lookup))
     } else {
       const { target, heading, label, embed, line } = ownLink(link)
       const lookup = attachmentLookup(target, path)
@@ -93,6 +102,6 @@ export function parsePage(path: string, content: string): ParsedPage {
     order: typeof order === 'number' && Number.isFinite(order) ? order : undefined,
     links,
     attachments,
-    headings: parsed.headings.map((heading) => ({ ...heading, text: own(heading.text), id: ownMaybe(heading.id) })),
+    headings: ownHeadings(parsed.headings),
   }
 }

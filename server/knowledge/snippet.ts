@@ -9,6 +9,7 @@ const WIKI_LINK = /!?\[\[([^[\]|\n]*?)(?:\|([^[\]\n]*))?\]\]/g
 
 /** Wiki-links as the text a reader sees: the label, else the target (`page › heading`, or the heading alone). */
 export function wikiLinksAsText(text: string): string {
+  if (!text.includes('[[')) return text
   return text.replace(WIKI_LINK, (_link, target: string, label: string | undefined) => {
     if (label?.trim()) return label.trim()
     const [page = '', heading] = target.split('#')

@@ -1,4 +1,5 @@
-import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai'
+// The SDK's error classes alone (the same classes the client throws): the client itself loads with the first request.
+import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai/error'
 import { MetaBlogError } from '../errors.js'
 import { isLoopback } from './config.js'
 import { redactorFor } from './redact.js'

@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http'
-import OpenAI from 'openai'
+import type OpenAI from 'openai'
+import { APIError } from 'openai/error'
 import type { LlmConnectionTest, LlmModelsResponse, LlmStatusResponse, ModelPrice } from '../../plugin/protocol.js'
 import { testConnection } from './connection-test.js'
 import { listModels } from './model-list.js'
@@ -111,10 +112,12 @@ export function createLlmGateway(options: LlmGatewayOptions): LlmGateway {
     return config
   }
 
-  function clientFor(target: LlmTarget): OpenAI {
+  /** The SDK's client for a target. The SDK takes a sixth of a second to load: it loads with the first call to a model, not with the dev server's API. */
+  async function clientFor(target: LlmTarget): Promise<OpenAI> {
     let client = clients.get(target)
     if (!client) {
-      client = new OpenAI({
+      const { default: OpenAIClient } = await import('openai')
+      client = clients.get(target) ?? new OpenAIClient({
         // Local servers need no key; the SDK insists on one, so they get a placeholder.
         apiKey: target.apiKey ?? 'no-key',
         baseURL: target.baseURL,
@@ -133,7 +136,7 @@ export function createLlmGateway(options: LlmGatewayOptions): LlmGateway {
     if (!allowList) {
       allowList = createModelAllowList({
         known: () => [...(target.model ? [target.model] : []), ...Object.keys(modelOverrides), ...Object.keys(PROVIDER_PRESETS[target.provider].models)],
-        list: async () => (await clientFor(target).models.list({ timeout: 10_000 })).data.map((model) => model.id),
+        list: async () => (await (await clientFor(target)).models.list({ timeout: 10_000 })).data.map((model) => model.id),
       })
       allowLists.set(target, allowList)
     }
@@ -168,12 +171,12 @@ export function createLlmGateway(options: LlmGatewayOptions): LlmGateway {
 
     async testConnection() {
       const config = await resolveConfig()
-      return testConnection(config, config.configured ? clientFor(config) : null, secrets)
+      return testConnection(config, config.configured ? await clientFor(config) : null, secrets)
     },
 
     async models() {
       const config = await resolveConfig()
-      const listing = await listModels(config, config.configured ? clientFor(config) : null, Object.keys(llm.models ?? {}))
+      const listing = await listModels(config, config.configured ? await clientFor(config) : null, Object.keys(llm.models ?? {}))
       if (config.configured && listing.listed) allowListFor(config).remember(listing.models)
       return listing
     },
@@ -184,8 +187,9 @@ export function createLlmGateway(options: LlmGatewayOptions): LlmGateway {
       const params = prepareRequest(body, config.model, PROVIDER_PRESETS[config.provider].streamOptions && !streamOptionsRejected)
       await allowListFor(config).check(params.model as string)
       const context: FailureContext = { host: hostOf(config.baseURL), baseURL: config.baseURL, model: params.model as string, secrets }
+      const client = await clientFor(config)
       const exchange = new Exchange(response, idleTimeoutMs)
-      const settings = { client: clientFor(config), policy, requestTimeoutMs, context, log }
+      const settings = { client, policy, requestTimeoutMs, context, log }
       active.add(exchange)
       try {
         try {
@@ -199,7 +203,7 @@ export function createLlmGateway(options: LlmGatewayOptions): LlmGateway {
           await relay(params, response, exchange, settings)
         }
       } catch (error) {
-        if (error instanceof OpenAI.APIError && error.status === 400 && rejectsTools(error.message)) toolsRejected.add(context.model ?? '')
+        if (error instanceof APIError && error.status === 400 && rejectsTools(error.message)) toolsRejected.add(context.model ?? '')
         fail(error, exchange, response, context)
       } finally {
         exchange.dispose()
@@ -217,5 +221,5 @@ export function createLlmGateway(options: LlmGatewayOptions): LlmGateway {
 
 /** A 400 that names stream_options: the server does not know the field. */
 function rejectsStreamOptions(error: unknown): boolean {
-  return error instanceof OpenAI.APIError && error.status === 400 && /stream_options/i.test(error.message)
+  return error instanceof APIError && error.status === 400 && /stream_options/i.test(error.message)
 }

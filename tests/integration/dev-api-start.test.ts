@@ -1,8 +1,12 @@
 // The dev API loads its routes on first need (plugin/dev-api-loader.ts): the first requests after a
 // start are answered as if it had always been there. (An edit before any request: dev-api-early-edit.)
+import fs from 'node:fs/promises'
+import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { API_PREFIX, TOKEN_HEADER } from '../../plugin/protocol.js'
-import { startDevServer, type DevServer } from '../helpers/dev-server.js'
+import { TEMP_SUFFIX } from '../../server/atomic-write.js'
+import { copySite, startDevServer, type DevServer } from '../helpers/dev-server.js'
+import { until } from '../helpers/runtime.js'
 
 let dev: DevServer | undefined
 
@@ -31,5 +35,16 @@ describe('the dev API right after the server starts', () => {
     expect(status.json).toHaveProperty('configured')
     expect([unknown.status, unknown.json.error.code]).toEqual([404, 'ERR_NOT_FOUND'])
     expect([badType.status, (await badType.json()).error.code]).toEqual([415, 'ERR_CONTENT_TYPE'])
+  })
+
+  it('loads the rest of the API right after it listens, with no request: a write killed long ago has its temp file cleaned up', async () => {
+    const root = await copySite()
+    // What a write killed between write and rename leaves: the API's file store removes it once created.
+    const stale = path.join(root, `.0123456789ab${TEMP_SUFFIX}`)
+    await fs.writeFile(stale, 'half a page')
+    const longAgo = new Date(Date.now() - 10 * 60_000)
+    await fs.utimes(stale, longAgo, longAgo)
+    dev = await startDevServer({ root, env: { METABLOG_TEST_NO_PREBUNDLE: '1' } })
+    await until(async () => !(await fs.stat(stale).catch(() => null)), 20_000, 'the stale temp file to be removed')
   })
 })

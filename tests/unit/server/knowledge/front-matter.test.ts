@@ -70,6 +70,23 @@ const FRONT_MATTERS = [
   'title: @at',
   'title: `tick`',
   'title: %percent',
+  // Characters the fast path checks in one pass over the value or over the whole front matter.
+  'title: ends with colon:',
+  'title: colon:inside',
+  'title: a\rcarriage return',
+  'title: line\u2028separator',
+  'title: para\u2029separator',
+  '\r\ntitle: after a stray return',
+  'title: \u00a0no-break space first',
+  'title: \u3000ideographic space first',
+  'tags: [a:b, c]',
+  'tags: [a: b]',
+  'tags: [x}, y]',
+  'tags: [no, yes]',
+  'tags: [False]',
+  'title: Falsey',
+  'title: -1x',
+  'title: 2026-06-24x',
 ]
 
 const BODIES = ['', '# Heading title\n\nText.', '\n\nText without heading.', '\r\n# CRLF heading\r\n']

@@ -4,7 +4,9 @@ import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { KnowledgeIndex } from '../../../../server/knowledge/knowledge-index.js'
 import { listPagePaths, loadPages } from '../../../../server/knowledge/load-pages.js'
+import { syntheticBlog } from '../../../bench/knowledge-synthetic-blog.js'
 import { copySite, REPO_ROOT } from '../../../helpers/dev-server.js'
+import { until } from '../../../helpers/runtime.js'
 
 const page = (title: string, body = '', extra = '') => `---\ntitle: ${title}\n${extra}---\n\n# ${title}\n\n${body}\n`
 
@@ -215,5 +217,59 @@ describe('an index loaded from a folder', () => {
     await fs.rm(path.join(folder, 'posts/citrus.md'))
     // A page whose file is gone answers with an empty snippet rather than failing.
     expect(index.search('fruit').map((result) => [result.path, result.snippet])).toEqual([['posts/citrus.md', '']])
+  })
+  it('gives the event loop a turn while it parses and links: no wait as long as the whole build', async () => {
+    folder = await fs.mkdtemp(path.join(os.tmpdir(), 'metablog-slices-'))
+    const blog = syntheticBlog(3_000)
+    for (const page of blog.pages) {
+      await fs.mkdir(path.dirname(path.join(folder, page.path)), { recursive: true })
+      await fs.writeFile(path.join(folder, page.path), page.content)
+    }
+    const pages = await loadPages(folder)
+    KnowledgeIndex.build(pages) // warm the JIT, as the server is by the time it builds
+    const started = performance.now()
+    KnowledgeIndex.build(pages)
+    const wholeBuild = performance.now() - started
+    // The longest stretch without a turn of the event loop while the index loads (reads, parses, links).
+    let longest = 0
+    let last = performance.now()
+    let loading = true
+    const tick = () => {
+      const now = performance.now()
+      longest = Math.max(longest, now - last)
+      last = now
+      if (loading) setImmediate(tick)
+    }
+    setImmediate(tick)
+    const index = await KnowledgeIndex.load(folder)
+    // One more turn measures the stretch that ended with the load.
+    await new Promise((resolve) => setImmediate(resolve))
+    loading = false
+    expect(index.size).toBe(pages.length)
+    expect(longest).toBeLessThan(wholeBuild / 2)
+  })
+
+  it('holds back between slices for as long as the pause it is given lasts', async () => {
+    folder = await fs.mkdtemp(path.join(os.tmpdir(), 'metablog-pause-'))
+    for (const page of syntheticBlog(2_000).pages) {
+      await fs.mkdir(path.dirname(path.join(folder, page.path)), { recursive: true })
+      await fs.writeFile(path.join(folder, page.path), page.content)
+    }
+    // Something more urgent (the dev API loading) holds the build until it is released.
+    let release: () => void = () => undefined
+    const urgent = new Promise<void>((resolve) => (release = resolve))
+    let pauses = 0
+    let done = false
+    const loading = KnowledgeIndex.load(folder, async () => {
+      pauses++
+      await urgent
+    }).then((index) => ((done = true), index))
+    await until(() => pauses > 0, 20_000, 'the first pause')
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(done).toBe(false)
+    expect(pauses).toBe(1)
+    release()
+    expect((await loading).size).toBeGreaterThan(1_900)
+    expect(pauses).toBeGreaterThan(1)
   })
 })

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { KnowledgeIndex } from '../../../../server/knowledge/knowledge-index.js'
 import { markdownToText } from '../../../../server/knowledge/plain-text.js'
+import { indexTerm, RankedSearch } from '../../../../server/knowledge/search-index.js'
 import { makeSnippet } from '../../../../server/knowledge/snippet.js'
 import { tokenize } from '../../../../server/knowledge/tokenizer.js'
 import { syntheticBlog } from '../../../bench/knowledge-synthetic-blog.js'
@@ -94,6 +95,12 @@ describe('plain text and snippets', () => {
     )
   })
 
+  it('collapses blanks and blank lines, with or without the syntax each step looks for', () => {
+    expect(markdownToText('a \t b\n \n  c\t\n\n\nd  ')).toBe('a b\nc\nd')
+    expect(markdownToText('one  two\tthree\n\n\n\n  four')).toBe('one two three\nfour')
+    expect(markdownToText('> quoted **bold**\n>\n> more')).toBe('quoted bold\nmore')
+  })
+
   it('cuts around the first match and marks the cuts', () => {
     const text = `${'lorem '.repeat(60)}needle here${' ipsum'.repeat(60)}`
     const snippet = makeSnippet(text, ['needle'])
@@ -151,5 +158,35 @@ describe('building the search index in the background', () => {
     const expected = fresh()
     expect(early).toEqual(results(expected, 'kumquat'))
     for (const query of queries) expect(results(index, query), query).toEqual(results(expected, query))
+  })
+})
+
+describe('the best few results', () => {
+  it('are the first of what MiniSearch\'s own search gives, same scores, same order, ties included', () => {
+    const engine = new RankedSearch({ fields: ['title', 'headings', 'tags', 'text'], storeFields: [] })
+    // Many pages alike (equal scores) and some that differ, in an order that is not the scores'.
+    const words = ['alpha', 'beta', 'gamma', 'delta']
+    for (let index = 0; index < 300; index++) {
+      const text = index % 3 === 0 ? 'alpha beta' : `${words[index % 4]} ${words[(index * 7) % 4]} alpha ${'filler '.repeat(index % 5)}`
+      engine.add({ id: `page-${index}.md`, title: index % 11 === 0 ? 'Alpha' : 'Page', headings: '', tags: '', text })
+    }
+    const options = { boost: { title: 4 }, combineWith: 'AND' as const }
+    for (const query of ['alpha', 'beta', 'alpha beta', 'gamma delta', 'nothing']) {
+      const all = engine.search(query, options).map((result) => ({ id: result.id, score: result.score }))
+      for (const limit of [1, 5, 20, 500]) {
+        expect(engine.top(query, options, limit), `${query}, ${limit}`).toEqual({ hits: all.slice(0, limit), total: all.length })
+      }
+    }
+  })
+})
+
+describe('the terms the search index files', () => {
+  it('puts every CJK term under one first character, apart from every other script, and leaves the rest as processed', () => {
+    const cjk = ['知识', '图', 'ひら', 'カタ', '語彙'].map(indexTerm)
+    expect(new Set(cjk.map((term) => term[0])).size).toBe(1)
+    expect(cjk.map((term) => term.slice(1))).toEqual(['知识', '图', 'ひら', 'カタ', '語彙'])
+    const others = ['vitepress', 'Ünïcode', '2026', 'Ｆｕｌｌ'].map(indexTerm)
+    expect(others).toEqual(['vitepress', 'ünïcode', '2026', 'full'])
+    expect(others.some((term) => term[0] === cjk[0]![0])).toBe(false)
   })
 })
