@@ -79,7 +79,8 @@ interface TopMatches {
  * MiniSearch, asked for the best few results only. Its `search` builds a result object for every
  * matching page and sorts them all: for a common word on a 10,000-page blog that is most of the query.
  * Here the scores are the same (each page's score times the number of query terms it matched) and so
- * is the order (a stable sort's: among equal scores, the page indexed first).
+ * is the order (a stable sort's: among equal scores, the page indexed first). It reads MiniSearch's
+ * `executeQuery` and `_documentIds`, internals: package.json pins MiniSearch's exact version for them.
  */
 export class RankedSearch extends MiniSearch<SearchDocument> {
   top(query: string, options: SearchOptions, limit: number): TopMatches {
