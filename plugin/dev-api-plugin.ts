@@ -20,7 +20,8 @@ function siteConfigOf(server: ViteDevServer): SiteConfig {
 
 /**
  * The dev server's API. The security gate is mounted when the server starts; the routes behind it
- * (plugin/dev-api.ts) load on the first request or the first file event, off the start path.
+ * load on first need, off the start path: graph and search with the first request, the others
+ * (plugin/dev-api.ts) with the first request for one of them or the first file event.
  */
 export function devApiPlugin(options: ResolvedOptions, knowledge: KnowledgeService): Plugin {
   return {
@@ -35,6 +36,18 @@ export function devApiPlugin(options: ResolvedOptions, knowledge: KnowledgeServi
         (message) => log.error(message),
       )
       server.watcher.on('all', (event, file) => api.fileEvent(event, file))
+      // Graph and search are a few small modules of their own: a search right after the start does not wait for the model gateway.
+      const knowledgeRoutes = createDevApiLoader(
+        async () => ({
+          routes: (await import('./middleware/knowledge.js')).knowledgeMiddleware({
+            ready: async () => (await knowledge.ready, knowledge.index),
+            now: () => knowledge.builtIndex,
+            searching: () => knowledge.startSearch(),
+          }),
+          fileEvent: () => undefined,
+        }),
+        (message) => log.error(message),
+      )
       const checkRequest = createRequestGuard({
         token: processToken,
         allowedHosts: server.config.server.allowedHosts,
@@ -43,14 +56,11 @@ export function devApiPlugin(options: ResolvedOptions, knowledge: KnowledgeServi
       // Headers come before any route: one trickling in is cut for the whole (plain HTTP) server.
       if (server.httpServer && !server.config.server.https) cutSlowHeaders(server.httpServer as HttpServer)
       const middlewares = server.middlewares
-      // 0. While any request is being answered, the search index's background build holds back.
-      middlewares.use(function requestsInFlightMiddleware(_request, response, next) {
-        response.once('close', knowledge.requestStarted())
-        next()
-      })
       // 1. The gate: host, origin, token, content type, size, JSON (the body within a few seconds).
       middlewares.use(API_PREFIX, gateMiddleware({ checkRequest, bodyLimit: options.bodyLimit }))
-      // 2.–6. Every route (plugin/dev-api.ts), loaded by the first request that passed the gate.
+      // 2. The knowledge layer: graph and search, loaded by the first request that passed the gate.
+      middlewares.use(API_PREFIX, knowledgeRoutes.middleware)
+      // 3.–6. Every other route (plugin/dev-api.ts), loaded by the first request that reaches them.
       middlewares.use(API_PREFIX, api.middleware)
     },
     transformIndexHtml() {

@@ -11,7 +11,6 @@ import { SessionStore } from '../server/sessions/session-store.js'
 import { checkpointsMiddleware } from './middleware/checkpoints.js'
 import { filesMiddleware, pagesMiddleware } from './middleware/files.js'
 import { sendEvent } from './events.js'
-import { knowledgeMiddleware } from './middleware/knowledge.js'
 import { llmMiddleware } from './middleware/llm.js'
 import { locksMiddleware } from './middleware/locks.js'
 import { notFoundMiddleware } from './middleware/not-found.js'
@@ -52,15 +51,13 @@ export function createDevApi(server: ViteDevServer, site: SiteConfig, options: R
   }
 
   const routes: ApiMiddleware[] = [
-    // 2. Pages, locks and checkpoints.
+    // 3. Pages, locks and checkpoints (1, the gate, and 2, graph and search, are mounted in dev-api-plugin.ts).
     filesMiddleware(store, feed),
     pagesMiddleware(store),
     locksMiddleware(locks, site.srcDir),
     ...checkpointsMiddleware(checkpoints),
-    // 3. The model gateway: the API key stays in this process.
+    // 4. The model gateway: the API key stays in this process.
     ...llmMiddleware(gateway),
-    // 4. The knowledge layer: graph and search.
-    ...knowledgeMiddleware({ ready: async () => (await knowledge.ready, knowledge.index), now: () => knowledge.builtIndex }),
     // 5. Conversations: session logs and the custom prompt files.
     ...sessionsMiddleware(sessions),
     promptsMiddleware(prompts),

@@ -1,6 +1,8 @@
 import type { DefaultTheme, SiteConfig } from 'vitepress'
-import { KnowledgeIndex, type IndexUpdate } from '../server/knowledge/knowledge-index.js'
+import { fragmentId } from '../server/knowledge/heading-ids.js'
+import type { IndexUpdate, KnowledgeIndex } from '../server/knowledge/knowledge-index.js'
 import { mergeSidebar } from '../server/knowledge/sidebar-merge.js'
+import { createSignal, DevActivity } from './dev-activity.js'
 import { sendEvent } from './events.js'
 import type { WikiLinkTarget } from './markdown/wiki-link-rule.js'
 import type { PageChange } from './page-change-feed.js'
@@ -8,19 +10,26 @@ import type { SidebarUpdatedPayload } from './protocol.js'
 import { RESOLVED_GRAPH_MODULE_ID, SITE_DATA_MODULE_ID } from './virtual-modules.js'
 import type { ViteDevServer } from './vite-types.js'
 
-/** Background indexing waits while requests are answered, and this long after the last one ends... */
-const QUIET_MS = 20
-/** ...but never longer than this, so a busy server still gets its search index. */
-const MAX_QUIET_WAIT_MS = 250
+/** The index's code (some 40 modules) is loaded with the first load, not with the config. */
+const loadIndex = async (sourceDir: string, pause?: () => Promise<unknown>): Promise<KnowledgeIndex> =>
+  (await import('../server/knowledge/knowledge-index.js')).KnowledgeIndex.load(sourceDir, pause)
+
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve))
 
 /**
  * The blog's one knowledge index, shared by the markdown rule, the API, the sidebar and the graph
  * module of one withMetaBlog() call. Loaded once per source folder; kept live in dev.
  */
 export class KnowledgeService {
-  /** Read live by the markdown rule: VitePress keeps one markdown-it instance. */
-  index = new KnowledgeIndex()
+  /** The last index loaded; read live by the markdown rule (VitePress keeps one markdown-it instance). */
+  private loaded: KnowledgeIndex | null = null
   private loading: Promise<KnowledgeIndex> | null = null
+  /** In dev, what the server is answering: background indexing gives way to it. */
+  readonly activity = new DevActivity()
+  /** In dev, what the first load waits for (see `deferToFirstPage`); null: it starts at once. */
+  private loadGate: ReturnType<typeof createSignal> | null = null
+  private searchWaitsForPage = false
+  private searchStarted = false
   private adopted: Promise<void> = Promise.resolve()
   private isReady = true
   private loadedFor: string | null = null
@@ -28,14 +37,19 @@ export class KnowledgeService {
   private userSidebar: DefaultTheme.Sidebar | undefined
   private generatedSections: DefaultTheme.SidebarMulti | undefined
   private includeDrafts = true
-  private requestsInFlight = 0
-  private lastRequestAt = 0
 
   constructor(private readonly options: { sidebar: boolean }) {}
 
-  readonly resolve = (target: string, fromPath: string): WikiLinkTarget | null => this.index.resolve(target, fromPath)
-  readonly resolveAttachment = (target: string, fromPath: string): string | null => this.index.resolveAttachment(target, fromPath)
-  readonly fragmentId = (pagePath: string, fragment: string): string => this.index.fragmentId(pagePath, fragment)
+  // Before the first load nothing resolves, as with an empty index (dev pages wait for `ready`).
+  readonly resolve = (target: string, fromPath: string): WikiLinkTarget | null => this.loaded?.resolve(target, fromPath) ?? null
+  readonly resolveAttachment = (target: string, fromPath: string): string | null => this.loaded?.resolveAttachment(target, fromPath) ?? null
+  readonly fragmentId = (pagePath: string, fragment: string): string => this.loaded?.fragmentId(pagePath, fragment) ?? fragmentId([], fragment)
+
+  /** The index, once loaded: read it after `ready` (or a build's `load`). */
+  get index(): KnowledgeIndex {
+    if (!this.loaded) throw new Error('[metablog] the knowledge index was read before it was loaded; await `ready` first.')
+    return this.loaded
+  }
 
   /** The site's source folder, once loaded. */
   get sourceDir(): string | null {
@@ -61,13 +75,20 @@ export class KnowledgeService {
     this.useSite(site)
     if (!this.loading || this.loadedFor !== site.srcDir) {
       this.loadedFor = site.srcDir
-      this.loading = KnowledgeIndex.load(site.srcDir).then((index) => {
-        this.index = index
-        // In dev, build the search index in slices now, giving way while the server answers requests
-        // (the first page loads first); a search meanwhile answers from what is indexed.
-        if (mode === 'serve') index.prepareSearch(() => this.quiet()).catch((error: Error) => console.warn(`[metablog] could not prepare search: ${error.message}`))
-        return index
-      })
+      const held = mode === 'serve' ? this.loadGate?.reached : undefined
+      this.loading = Promise.resolve(held)
+        // In dev the build gives the event loop a turn between slices: requests are answered meanwhile,
+        // and it still ends before the browser asks for the page (which waits for it). Measured at
+        // 10,000 pages: giving way to every request instead left half the build for after that ask.
+        .then(() => loadIndex(site.srcDir, mode === 'serve' ? nextTurn : undefined))
+        .then((index) => {
+          this.loaded = index
+          this.searchStarted = false
+          // In dev, build the search index in slices once the first page is out and the server has a
+          // lull; a search meanwhile starts it and answers from what is indexed.
+          if (mode === 'serve') void this.searchCanStart().then(() => this.startSearch())
+          return index
+        })
     }
     this.isReady = false
     const adopted = (this.adopted = this.loading.then(() => {
@@ -88,37 +109,56 @@ export class KnowledgeService {
     return this.generatedSections
   }
 
-  /** Resolves once the index of the loaded site is built and its sidebar set. */
+  /** Resolves once the index of the loaded site is built and its sidebar set; asking for it starts a deferred load. */
   get ready(): Promise<void> {
+    this.releaseLoad()
     return this.adopted
   }
 
   /** The built index, or null while it is still being built. */
   get builtIndex(): KnowledgeIndex | null {
-    return this.isReady ? this.index : null
+    return this.isReady ? this.loaded : null
+  }
+
+  /** Whether VitePress's site data depends on the index: only when the author's own sidebar gets the new pages. */
+  get shapesSiteData(): boolean {
+    return this.options.sidebar && this.userSidebar !== undefined
   }
 
   /**
-   * In dev, called when the server starts answering a request; call what it returns when the answer
-   * is done. Background indexing gives way meanwhile: a slice between two steps of a request delays it.
+   * In dev, called before `load`: the index then loads once the server has answered its first
+   * request (or `releaseLoad` is called, or something awaits `ready`), and the search index builds
+   * once the server has sent its first page and then had a lull (or a search asks for it), so
+   * neither competes with the server's start or the first page's paint.
    */
-  requestStarted(): () => void {
-    this.requestsInFlight++
-    let done = false
-    return () => {
-      if (done) return
-      done = true
-      this.requestsInFlight--
-      this.lastRequestAt = performance.now()
-    }
+  deferToFirstPage(): void {
+    if (this.loadGate || this.loading) return
+    this.loadGate = createSignal()
+    this.searchWaitsForPage = true
+    void this.activity.firstAnswer.then(() => this.releaseLoad())
   }
 
-  /** Resolves once no request is being answered and none ended just now, or after a bounded wait, so indexing still progresses. */
-  private async quiet(): Promise<void> {
-    const started = performance.now()
-    const busy = () => this.requestsInFlight > 0 || performance.now() - this.lastRequestAt < QUIET_MS
-    while (busy() && performance.now() - started < MAX_QUIET_WAIT_MS) await new Promise((resolve) => setTimeout(resolve, QUIET_MS))
-    await new Promise((resolve) => setImmediate(resolve))
+  /** Lets a deferred load start (see `deferToFirstPage`). */
+  releaseLoad(): void {
+    this.loadGate?.reach()
+  }
+
+  /**
+   * In dev, starts the search index's background build if it has not started (a search is about to
+   * be answered, or the server has a lull), so that `searchNow` never builds it all at once.
+   */
+  startSearch(): void {
+    const index = this.builtIndex
+    if (!index || this.searchStarted) return
+    this.searchStarted = true
+    index.prepareSearch(() => this.activity.quiet()).catch((error: Error) => console.warn(`[metablog] could not prepare search: ${error.message}`))
+  }
+
+  /** When the search index's background build starts in dev: after the index, the first page if deferred, and a lull. */
+  private async searchCanStart(): Promise<void> {
+    await this.adopted.catch(() => undefined)
+    if (this.searchWaitsForPage) await this.activity.firstPage
+    await this.activity.lull()
   }
 
   /** In dev: update the index for a changed page, then refresh what depends on it, without a restart. */

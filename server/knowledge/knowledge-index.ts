@@ -18,6 +18,9 @@ import { buildSections, buildSidebar, type SidebarOptions } from './sidebar.js'
 import type { IndexSnapshot } from './snapshot.js'
 import type { OutgoingLink, PageInput, ResolvedPage } from './index-types.js'
 
+/** A build given a pause (see `load`) runs this long between two pauses. */
+const BUILD_SLICE_MS = 12
+
 export type { IndexUpdate } from './change-set.js'
 export type { OutgoingLink, PageInput, ResolvedPage } from './index-types.js'
 export type { Collision } from './graph-view.js'
@@ -46,21 +49,12 @@ export class KnowledgeIndex {
    * attachment files. Given a `reader`, the index keeps no page's text and reads it when search needs it.
    */
   static build(pages: Iterable<PageInput>, attachments: Iterable<string> = [], reader?: PageReader): KnowledgeIndex {
-    const index = new KnowledgeIndex()
-    index.reader = reader ?? null
-    for (const file of attachments) index.attachments.table.add(file)
+    const index = KnowledgeIndex.empty(attachments, reader)
     const parsed: ParsedPage[] = []
     // Names go in while the page is fresh in the cache; a name table is the same in any order.
-    for (const page of pages) {
-      const next = index.parse(page.path, page.content)
-      index.names.add(next)
-      parsed.push(next)
-    }
+    for (const page of pages) parsed.push(index.nameOne(page))
     // Links resolve once every name is known, in the given order (dependents keep that order).
-    for (const page of parsed) {
-      index.pages.set(page.path, index.links.attach(page, index.names))
-      index.attachments.attach(page)
-    }
+    for (const page of parsed) index.linkOne(page)
     return index
   }
 
@@ -68,13 +62,52 @@ export class KnowledgeIndex {
    * Reads every page under the site's source folder and builds the index. Reading finishes before
    * parsing starts on purpose: parsing inside the read callbacks was measured slower on 2 cores
    * (the thread pool's reads and the parser compete for the CPU, and wake-ups cost more).
+   * With `pause`, the reads and the build (seconds at 10,000 pages) await it every few
+   * milliseconds: a dev server answers requests meanwhile.
    */
-  static async load(sourceDir: string): Promise<KnowledgeIndex> {
+  static async load(sourceDir: string, pause?: () => Promise<unknown>): Promise<KnowledgeIndex> {
     const [[files, pages], attachments] = await Promise.all([
-      listPageFiles(sourceDir).then(async (files) => [files, await readPages(sourceDir, files)] as const),
+      listPageFiles(sourceDir).then(async (files) => [files, await readPages(sourceDir, files, pause)] as const),
       listAttachmentPaths(sourceDir),
     ])
-    return KnowledgeIndex.build(pages, attachments, pageReader(sourceDir, files))
+    if (!pause) return KnowledgeIndex.build(pages, attachments, pageReader(sourceDir, files))
+    const index = KnowledgeIndex.empty(attachments, pageReader(sourceDir, files))
+    let deadline = performance.now() + BUILD_SLICE_MS
+    const due = () => performance.now() >= deadline
+    const rest = async () => {
+      await pause()
+      deadline = performance.now() + BUILD_SLICE_MS
+    }
+    const parsed: ParsedPage[] = []
+    for (const page of pages) {
+      parsed.push(index.nameOne(page))
+      if (due()) await rest()
+    }
+    for (const page of parsed) {
+      index.linkOne(page)
+      if (due()) await rest()
+    }
+    return index
+  }
+
+  private static empty(attachments: Iterable<string>, reader: PageReader | undefined): KnowledgeIndex {
+    const index = new KnowledgeIndex()
+    index.reader = reader ?? null
+    for (const file of attachments) index.attachments.table.add(file)
+    return index
+  }
+
+  /** A build's first pass for one page: parsed, its names filed. */
+  private nameOne(page: PageInput): ParsedPage {
+    const parsed = this.parse(page.path, page.content)
+    this.names.add(parsed)
+    return parsed
+  }
+
+  /** A build's second pass for one page: its links resolved. */
+  private linkOne(page: ParsedPage): void {
+    this.pages.set(page.path, this.links.attach(page, this.names))
+    this.attachments.attach(page)
   }
 
   get size(): number {
