@@ -1,3 +1,4 @@
+import { DevActivity } from './dev-activity.js'
 import type { KnowledgeService } from './knowledge-service.js'
 import { RESOLVED_GRAPH_MODULE_ID, SITE_DATA_MODULE_ID } from './virtual-modules.js'
 import type { Plugin } from './vite-types.js'
@@ -17,6 +18,7 @@ const UNASKED_START_MS = 100
  * graph module names no data. The search index builds after the first page (see KnowledgeService).
  */
 export function knowledgeReadyPlugin(knowledge: KnowledgeService): Plugin {
+  const activity = new DevActivity()
   const needsIndex = (id: string): boolean => {
     const path = id.split('?')[0]!
     return path.endsWith('.md') || (path === SITE_DATA_MODULE_ID && knowledge.shapesSiteData)
@@ -26,17 +28,16 @@ export function knowledgeReadyPlugin(knowledge: KnowledgeService): Plugin {
     apply: 'serve',
     enforce: 'pre',
     config() {
-      knowledge.deferToFirstPage()
+      knowledge.deferTo(activity)
     },
     configureServer(server) {
-      const activity = knowledge.activity
       // Before every other middleware: background indexing holds back while any request is answered.
       server.middlewares.use(function requestActivityMiddleware(request, response, next) {
         response.once('close', activity.requestStarted(request.url ?? ''))
         next()
       })
-      if (!server.httpServer) return knowledge.releaseLoad()
-      server.httpServer.once('listening', () => setTimeout(() => knowledge.releaseLoad(), UNASKED_START_MS).unref())
+      if (!server.httpServer) return activity.allowLoad()
+      server.httpServer.once('listening', () => setTimeout(() => activity.allowLoad(), UNASKED_START_MS).unref())
     },
     async load(id) {
       if (needsIndex(id)) await knowledge.ready

@@ -2,7 +2,7 @@ import type { DefaultTheme, SiteConfig } from 'vitepress'
 import { fragmentId } from '../server/knowledge/heading-ids.js'
 import type { IndexUpdate, KnowledgeIndex } from '../server/knowledge/knowledge-index.js'
 import { mergeSidebar } from '../server/knowledge/sidebar-merge.js'
-import { createSignal, DevActivity } from './dev-activity.js'
+import type { DevActivity } from './dev-activity.js'
 import { sendEvent } from './events.js'
 import type { WikiLinkTarget } from './markdown/wiki-link-rule.js'
 import type { PageChange } from './page-change-feed.js'
@@ -24,11 +24,8 @@ export class KnowledgeService {
   /** The last index loaded; read live by the markdown rule (VitePress keeps one markdown-it instance). */
   private loaded: KnowledgeIndex | null = null
   private loading: Promise<KnowledgeIndex> | null = null
-  /** In dev, what the server is answering: background indexing gives way to it. */
-  readonly activity = new DevActivity()
-  /** In dev, what the first load waits for (see `deferToFirstPage`); null: it starts at once. */
-  private loadGate: ReturnType<typeof createSignal> | null = null
-  private searchWaitsForPage = false
+  /** In dev, the server's requests, which the loads wait for (see `deferTo`); null: they start at once. */
+  private activity: DevActivity | null = null
   private searchStarted = false
   private adopted: Promise<void> = Promise.resolve()
   private isReady = true
@@ -75,11 +72,11 @@ export class KnowledgeService {
     this.useSite(site)
     if (!this.loading || this.loadedFor !== site.srcDir) {
       this.loadedFor = site.srcDir
-      const held = mode === 'serve' ? this.loadGate?.reached : undefined
+      const held = mode === 'serve' ? this.activity?.loadMayStart : undefined
       this.loading = Promise.resolve(held)
         // In dev the build gives the event loop a turn between slices: requests are answered meanwhile,
-        // and it still ends before the browser asks for the page (which waits for it). Measured at
-        // 10,000 pages: giving way to every request instead left half the build for after that ask.
+        // and it still ends before the browser asks for the page. (Giving way to every request in flight
+        // instead left most of a 10,000-page build for after that ask: the page waited 0.5-1.1 s.)
         .then(() => loadIndex(site.srcDir, mode === 'serve' ? nextTurn : undefined))
         .then((index) => {
           this.loaded = index
@@ -111,7 +108,7 @@ export class KnowledgeService {
 
   /** Resolves once the index of the loaded site is built and its sidebar set; asking for it starts a deferred load. */
   get ready(): Promise<void> {
-    this.releaseLoad()
+    this.activity?.allowLoad()
     return this.adopted
   }
 
@@ -125,22 +122,9 @@ export class KnowledgeService {
     return this.options.sidebar && this.userSidebar !== undefined
   }
 
-  /**
-   * In dev, called before `load`: the index then loads once the server has answered its first
-   * request (or `releaseLoad` is called, or something awaits `ready`), and the search index builds
-   * once the server has sent its first page and then had a lull (or a search asks for it), so
-   * neither competes with the server's start or the first page's paint.
-   */
-  deferToFirstPage(): void {
-    if (this.loadGate || this.loading) return
-    this.loadGate = createSignal()
-    this.searchWaitsForPage = true
-    void this.activity.firstAnswer.then(() => this.releaseLoad())
-  }
-
-  /** Lets a deferred load start (see `deferToFirstPage`). */
-  releaseLoad(): void {
-    this.loadGate?.reach()
+  /** In dev, called before `load`: the index and the search index load when `activity` lets them (see DevActivity). */
+  deferTo(activity: DevActivity): void {
+    if (!this.loading) this.activity = activity
   }
 
   /**
@@ -151,14 +135,13 @@ export class KnowledgeService {
     const index = this.builtIndex
     if (!index || this.searchStarted) return
     this.searchStarted = true
-    index.prepareSearch(() => this.activity.quiet()).catch((error: Error) => console.warn(`[metablog] could not prepare search: ${error.message}`))
+    index.prepareSearch(() => this.activity?.quiet() ?? nextTurn()).catch((error: Error) => console.warn(`[metablog] could not prepare search: ${error.message}`))
   }
 
-  /** When the search index's background build starts in dev: after the index, the first page if deferred, and a lull. */
+  /** When the search index's background build starts in dev: after the index, and after the first page if deferred. */
   private async searchCanStart(): Promise<void> {
     await this.adopted.catch(() => undefined)
-    if (this.searchWaitsForPage) await this.activity.firstPage
-    await this.activity.lull()
+    await this.activity?.afterFirstPage()
   }
 
   /** In dev: update the index for a changed page, then refresh what depends on it, without a restart. */

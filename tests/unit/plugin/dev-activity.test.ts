@@ -20,6 +20,18 @@ describe('DevActivity', () => {
     expect(await settled(activity.firstPage)).toBe(true)
   })
 
+  it('lets background loading start with the first answer, or when told to', async () => {
+    const answered = new DevActivity()
+    expect(await settled(answered.loadMayStart)).toBe(false)
+    answered.requestStarted('/')()
+    expect(await settled(answered.loadMayStart)).toBe(true)
+    const told = new DevActivity()
+    told.requestStarted('/still-going')
+    told.allowLoad()
+    expect(await settled(told.loadMayStart)).toBe(true)
+    expect(await settled(told.firstAnswer)).toBe(false)
+  })
+
   it('has a lull only once no request was answered for a while', async () => {
     const activity = new DevActivity()
     // Never asked anything: a lull at once.

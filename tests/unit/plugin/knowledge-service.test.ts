@@ -3,6 +3,7 @@ import os from 'node:os'
 import path from 'node:path'
 import type { SiteConfig } from 'vitepress'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { DevActivity } from '../../../plugin/dev-activity.js'
 import { KnowledgeService } from '../../../plugin/knowledge-service.js'
 import { KnowledgeIndex } from '../../../server/knowledge/knowledge-index.js'
 
@@ -73,19 +74,20 @@ describe('KnowledgeService in dev, deferred to the first page', () => {
   it('loads nothing while the server starts, and loads once the server has answered its first request', async () => {
     const load = vi.spyOn(KnowledgeIndex, 'load')
     const service = new KnowledgeService({ sidebar: true })
-    service.deferToFirstPage()
+    const activity = new DevActivity()
+    service.deferTo(activity)
     await service.load(siteConfig(), 'serve')
     await tick()
     expect(load).not.toHaveBeenCalled()
     expect(service.builtIndex).toBeNull()
-    service.activity.requestStarted('/')()
+    activity.requestStarted('/')()
     await vi.waitFor(() => expect(service.builtIndex?.size).toBe(3))
     expect(load).toHaveBeenCalledTimes(1)
   })
 
   it('loads at once when something needs the index before any request was answered', async () => {
     const service = new KnowledgeService({ sidebar: true })
-    service.deferToFirstPage()
+    service.deferTo(new DevActivity())
     await service.load(siteConfig(), 'serve')
     await tick()
     expect(service.builtIndex).toBeNull()
@@ -96,19 +98,20 @@ describe('KnowledgeService in dev, deferred to the first page', () => {
   it('builds the search index only after the first page module was sent and a lull, or when a search asks', async () => {
     const prepare = vi.spyOn(KnowledgeIndex.prototype, 'prepareSearch')
     const service = new KnowledgeService({ sidebar: true })
-    service.deferToFirstPage()
+    const activity = new DevActivity()
+    service.deferTo(activity)
     await service.load(siteConfig(), 'serve')
     await service.ready
-    service.activity.requestStarted('/@vite/client')()
+    activity.requestStarted('/@vite/client')()
     await new Promise((resolve) => setTimeout(resolve, 300))
     expect(prepare).not.toHaveBeenCalled()
-    service.activity.requestStarted('/posts/published.md?import')()
+    activity.requestStarted('/posts/published.md?import')()
     await tick()
     expect(prepare).not.toHaveBeenCalled()
     await vi.waitFor(() => expect(prepare).toHaveBeenCalledTimes(1))
 
     const searched = new KnowledgeService({ sidebar: true })
-    searched.deferToFirstPage()
+    searched.deferTo(new DevActivity())
     await searched.load(siteConfig(), 'serve')
     await searched.ready
     searched.startSearch()
