@@ -86,6 +86,8 @@ async function searchDuringBuild(root: string, route: string, query: string) {
     const [queryMs, first] = await timed(() => searchState(server, token, query))
     // An API route that reads no page: what it waits for is the event loop.
     const unrelated = () => fetch(`${server.origin}${API_PREFIX}/checkpoints`, { headers: { [TOKEN_HEADER]: token } }).then((response) => response.text())
+    // Graph and search load on their own: the first call to any other route loads the rest of the API and the model gateway, timed apart.
+    const [apiLoadMs] = await timed(unrelated)
     const getMs: number[] = []
     const started = Date.now()
     let state = first
@@ -94,7 +96,7 @@ async function searchDuringBuild(root: string, route: string, query: string) {
       state = await searchState(server, token, query)
       await sleep(50)
     }
-    return { queryMs, first, getMs, buildMs: Date.now() - started }
+    return { queryMs, first, apiLoadMs, getMs, buildMs: Date.now() - started }
   } finally {
     await server.stop()
   }
@@ -165,6 +167,7 @@ export async function run(): Promise<void> {
     console.log(`    peak RSS of the server process    plain ${mb(peak.plain)}  MetaBlog ${mb(peak.metablog)}; /@siteData plain ${(siteData.plain / 1024).toFixed(0)} KB, MetaBlog ${(siteData.metablog / 1024).toFixed(0)} KB`)
     const state = during.first.partial ? `partial, ${during.first.indexed}/${during.first.total} indexed` : 'index already complete'
     console.log(`  first search query, cold            ${ms(during.queryMs)} (${state}, ${during.first.results.length} results)  target ≤ ${TARGETS.requestMs} ms  ${verdict(during.queryMs <= TARGETS.requestMs)}`)
+    console.log(`  first call to the other API routes  ${ms(during.apiLoadMs)} (loads them and the model gateway, once)  target ≤ ${TARGETS.requestMs} ms  ${verdict(during.apiLoadMs <= TARGETS.requestMs)}`)
     const getMedian = during.getMs.length ? median(during.getMs) : 0
     console.log(`  slowest GET while the index builds  ${ms(worstGet)} (median ${ms(getMedian)}, ${during.getMs.length} GETs over ${ms(during.buildMs)})  target ≤ ${TARGETS.requestMs} ms  ${verdict(worstGet <= TARGETS.requestMs)}`)
     const unseen = lives.find((live) => live.renderedMs === null)
