@@ -24,15 +24,12 @@ function createSignal(): { reached: Promise<void>; reach: () => void } {
 export class DevActivity {
   private inFlight = 0
   private lastEndedAt = 0
-  private readonly answered = createSignal()
   private readonly pageServed = createSignal()
   private readonly loadAllowed = createSignal()
 
-  /** Resolves once the server has answered a request (in practice the first page's HTML). */
-  readonly firstAnswer = this.answered.reached
   /** Resolves once the server has sent a page's module (a `.md`): the browser has what it paints. */
   readonly firstPage = this.pageServed.reached
-  /** Resolves once the server has answered a request, or `allowLoad` was called. */
+  /** Resolves once the server has answered a request (in practice the first page's HTML), or `allowLoad` was called. */
   readonly loadMayStart = this.loadAllowed.reached
 
   /** Lets background loading start now (something waits for it, or the server was asked nothing for a while). */
@@ -50,7 +47,6 @@ export class DevActivity {
       done = true
       this.inFlight--
       this.lastEndedAt = performance.now()
-      this.answered.reach()
       this.loadAllowed.reach()
       if (page) this.pageServed.reach()
     }

@@ -8,9 +8,9 @@ describe('DevActivity', () => {
   it('tells when the server has answered its first request, and when it has sent its first page module', async () => {
     const activity = new DevActivity()
     const html = activity.requestStarted('/posts/hello')
-    expect(await settled(activity.firstAnswer)).toBe(false)
+    expect(await settled(activity.loadMayStart)).toBe(false)
     html()
-    expect(await settled(activity.firstAnswer)).toBe(true)
+    expect(await settled(activity.loadMayStart)).toBe(true)
     expect(await settled(activity.firstPage)).toBe(false)
     activity.requestStarted('/@fs/site/theme/index.ts')()
     expect(await settled(activity.firstPage)).toBe(false)
@@ -29,7 +29,7 @@ describe('DevActivity', () => {
     told.requestStarted('/still-going')
     told.allowLoad()
     expect(await settled(told.loadMayStart)).toBe(true)
-    expect(await settled(told.firstAnswer)).toBe(false)
+    expect(await settled(told.firstPage)).toBe(false)
   })
 
   it('has a lull only once no request was answered for a while', async () => {
