@@ -24,9 +24,33 @@ const OrbForPage = defineComponent({
 
 let bridged = false
 
+/** Without a paint to wait for (a tab opened in the background records none), the orb mounts after this long. */
+const FIRST_PAINT_WAIT_MS = 3000
+
+/** Runs `mount` once the page has painted its first content: the orb's code loads after the page, never competing with it. */
+function afterFirstPaint(mount: () => void): void {
+  let observer: PerformanceObserver | undefined
+  let timer: ReturnType<typeof setTimeout> | undefined
+  let done = false
+  const once = () => {
+    if (done) return
+    done = true
+    observer?.disconnect()
+    clearTimeout(timer)
+    mount()
+  }
+  timer = setTimeout(once, FIRST_PAINT_WAIT_MS)
+  try {
+    observer = new PerformanceObserver((list) => list.getEntriesByName('first-contentful-paint').length > 0 && once())
+    observer.observe({ type: 'paint', buffered: true })
+  } catch {
+    // A browser without paint timing: the timer mounts it.
+  }
+}
+
 /**
  * Passes the dev server's events to the page, keeps the sidebar in `siteData` live, and mounts the orb
- * in a container of its own, sharing the app's context: no layout slot needed.
+ * in a container of its own, sharing the app's context (no layout slot needed), once the page has painted.
  */
 export function installAssistant(app: App, siteData: Ref<SiteData>): void {
   // Only the dev server serves the page token.
@@ -42,12 +66,14 @@ export function installAssistant(app: App, siteData: Ref<SiteData>): void {
       bridged = false
     })
   }
-  const container = document.createElement('div')
-  container.id = 'metablog-assistant'
-  document.body.append(container)
-  const vnode = h(OrbForPage)
-  vnode.appContext = app._context
-  render(vnode, container)
+  afterFirstPaint(() => {
+    const container = document.createElement('div')
+    container.id = 'metablog-assistant'
+    document.body.append(container)
+    const vnode = h(OrbForPage)
+    vnode.appContext = app._context
+    render(vnode, container)
+  })
 }
 
 /** The live graph from the dev server's API, or with `path` that page's neighbourhood; null without the page token. */

@@ -1,13 +1,11 @@
-import type { Server as HttpServer, ServerResponse } from 'node:http'
+import type { Server as HttpServer } from 'node:http'
 import type { SiteConfig } from 'vitepress'
 import { API_PREFIX, TOKEN_META_NAME } from './protocol.js'
 import { cutSlowHeaders } from '../server/header-timeout.js'
 import { createRequestGuard, createToken } from '../server/request-guard.js'
-import { createDevApiLoader, runRoutes } from './dev-api-loader.js'
+import { createDevApiLoader } from './dev-api-loader.js'
 import type { KnowledgeService } from './knowledge-service.js'
 import { gateMiddleware } from './middleware/gate.js'
-import type { ApiRequest, NextFunction } from './middleware/api-handler.js'
-import { knowledgeMiddleware } from './middleware/knowledge.js'
 import type { ResolvedOptions } from './options.js'
 import type { Plugin, ViteDevServer } from './vite-types.js'
 
@@ -21,8 +19,9 @@ function siteConfigOf(server: ViteDevServer): SiteConfig {
 }
 
 /**
- * The dev server's API. The security gate and the knowledge routes are mounted when the server starts;
- * the other routes (plugin/dev-api.ts) load once it listens (or on an earlier request or file event), off the start path.
+ * The dev server's API. The security gate is mounted when the server starts; the routes behind it
+ * load off the start path: graph and search with the first request, the others (plugin/dev-api.ts)
+ * with the first request for one of them, the first file event, or once the first page is out.
  */
 export function devApiPlugin(options: ResolvedOptions, knowledge: KnowledgeService): Plugin {
   return {
@@ -37,6 +36,18 @@ export function devApiPlugin(options: ResolvedOptions, knowledge: KnowledgeServi
         (message) => log.error(message),
       )
       server.watcher.on('all', (event, file) => api.fileEvent(event, file))
+      // Graph and search are a few small modules of their own: a search right after the start does not wait for the model gateway.
+      const knowledgeRoutes = createDevApiLoader(
+        async () => ({
+          routes: (await import('./middleware/knowledge.js')).knowledgeMiddleware({
+            ready: async () => (await knowledge.ready, knowledge.index),
+            now: () => knowledge.builtIndex,
+            searching: () => knowledge.startSearch(),
+          }),
+          fileEvent: () => undefined,
+        }),
+        (message) => log.error(message),
+      )
       const checkRequest = createRequestGuard({
         token: processToken,
         allowedHosts: server.config.server.allowedHosts,
@@ -45,23 +56,14 @@ export function devApiPlugin(options: ResolvedOptions, knowledge: KnowledgeServi
       // Headers come before any route: one trickling in is cut for the whole (plain HTTP) server.
       if (server.httpServer && !server.config.server.https) cutSlowHeaders(server.httpServer as HttpServer)
       const middlewares = server.middlewares
-      // 0. While any request is being answered, the search index's background build holds back.
-      middlewares.use(function requestsInFlightMiddleware(_request, response, next) {
-        response.once('close', knowledge.requestStarted())
-        next()
-      })
       // 1. The gate: host, origin, token, content type, size, JSON (the body within a few seconds).
       middlewares.use(API_PREFIX, gateMiddleware({ checkRequest, bodyLimit: options.bodyLimit }))
-      // 2. Search and the graph: answered from the start, never behind the rest of the API loading.
-      const knowledgeRoutes = knowledgeMiddleware({ ready: async () => (await knowledge.ready, knowledge.index), now: () => knowledge.builtIndex })
-      middlewares.use(API_PREFIX, function metablogKnowledgeMiddleware(request: ApiRequest, response: ServerResponse, next: NextFunction) {
-        runRoutes(knowledgeRoutes, request, response, next)
-      })
-      // 3.–6. Every other route (plugin/dev-api.ts), loaded by the first request that needs it or
-      // right after the server listens, whichever comes first: a call made once the page is up never waits for it.
+      // 2. The knowledge layer: graph and search, loaded by the first request that passed the gate.
+      middlewares.use(API_PREFIX, knowledgeRoutes.middleware)
+      // 3.–6. Every other route (plugin/dev-api.ts), loaded by the first request that reaches them,
+      // or once the first page is out and the server has a lull: the orb's first calls then find them loaded.
       middlewares.use(API_PREFIX, api.middleware)
-      // Indexing gives way meanwhile: the modules load in a fraction of a second rather than one file per slice.
-      server.httpServer?.once('listening', () => setImmediate(() => knowledge.giveWay(api.load())))
+      void knowledge.afterFirstPage().then(() => api.load().catch(() => undefined))
     },
     transformIndexHtml() {
       return [{ tag: 'meta', attrs: { name: TOKEN_META_NAME, content: processToken }, injectTo: 'head' }]

@@ -51,14 +51,14 @@ export function createDevApi(server: ViteDevServer, site: SiteConfig, options: R
   }
 
   const routes: ApiMiddleware[] = [
-    // 3. Pages, locks and checkpoints.
+    // 3. Pages, locks and checkpoints (1, the gate, and 2, graph and search, are mounted in dev-api-plugin.ts).
     filesMiddleware(store, feed),
     pagesMiddleware(store),
     locksMiddleware(locks, site.srcDir),
     ...checkpointsMiddleware(checkpoints),
     // 4. The model gateway: the API key stays in this process.
     ...llmMiddleware(gateway),
-    // 5. Conversations: session logs and the custom prompt files. (2. Graph and search are mounted ahead of these, in dev-api-plugin.)
+    // 5. Conversations: session logs and the custom prompt files.
     ...sessionsMiddleware(sessions),
     promptsMiddleware(prompts),
     // 6. Anything else under the prefix is an API error, never the blog's HTML fallback.

@@ -1,7 +1,7 @@
 import type { UserConfig } from 'vitepress'
 import { clientDepsPlugin } from './client-deps-plugin.js'
 import { devApiPlugin } from './dev-api-plugin.js'
-import { safeEngines } from '../server/front-matter-engines.js'
+import { grayMatterYaml, safeEngines } from '../server/front-matter-engines.js'
 import { hardenPlugin } from './harden/harden-plugin.js'
 import { markdownGuard, type SourceContext } from './harden/markdown-guard.js'
 import { knowledgePlugin } from './knowledge-plugin.js'
@@ -34,9 +34,10 @@ function extend<T extends UserConfig>(config: T, options: MetaBlogOptions): T {
       // In dev a page re-renders when a page or attachment it links to comes or goes; VitePress's render cache would serve the old links.
       cache: markdown.cache ?? false,
       // gray-matter's other engines run the page as code: VitePress's documented option makes them refuse.
+      // YAML goes to VitePress's own (bundled, loaded) parser, once the harden plugin found it.
       frontmatter: {
         ...markdown.frontmatter,
-        grayMatterOptions: { ...grayMatterOptions, engines: { ...grayMatterOptions.engines, ...safeEngines() } },
+        grayMatterOptions: { ...grayMatterOptions, engines: { ...grayMatterOptions.engines, ...safeEngines(() => source.yaml ?? grayMatterYaml()) } },
       },
       async config(md) {
         // VitePress calls this without awaiting it: the guard goes in before anything can render.

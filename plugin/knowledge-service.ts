@@ -1,6 +1,8 @@
 import type { DefaultTheme, SiteConfig } from 'vitepress'
-import { KnowledgeIndex, type IndexUpdate } from '../server/knowledge/knowledge-index.js'
+import { fragmentId } from '../server/knowledge/heading-ids.js'
+import type { IndexUpdate, KnowledgeIndex } from '../server/knowledge/knowledge-index.js'
 import { mergeSidebar } from '../server/knowledge/sidebar-merge.js'
+import type { DevActivity } from './dev-activity.js'
 import { sendEvent } from './events.js'
 import type { WikiLinkTarget } from './markdown/wiki-link-rule.js'
 import type { PageChange } from './page-change-feed.js'
@@ -8,19 +10,23 @@ import type { SidebarUpdatedPayload } from './protocol.js'
 import { RESOLVED_GRAPH_MODULE_ID, SITE_DATA_MODULE_ID } from './virtual-modules.js'
 import type { ViteDevServer } from './vite-types.js'
 
-/** Background indexing waits while requests are answered, and this long after the last one ends... */
-const QUIET_MS = 20
-/** ...but never longer than this, so a busy server still gets its search index. */
-const MAX_QUIET_WAIT_MS = 250
+/** The index's code (some 40 modules) is loaded with the first load, not with the config. */
+const loadIndex = async (sourceDir: string, pause?: () => Promise<unknown>): Promise<KnowledgeIndex> =>
+  (await import('../server/knowledge/knowledge-index.js')).KnowledgeIndex.load(sourceDir, pause)
+
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve))
 
 /**
  * The blog's one knowledge index, shared by the markdown rule, the API, the sidebar and the graph
  * module of one withMetaBlog() call. Loaded once per source folder; kept live in dev.
  */
 export class KnowledgeService {
-  /** Read live by the markdown rule: VitePress keeps one markdown-it instance. */
-  index = new KnowledgeIndex()
+  /** The last index loaded; read live by the markdown rule (VitePress keeps one markdown-it instance). */
+  private loaded: KnowledgeIndex | null = null
   private loading: Promise<KnowledgeIndex> | null = null
+  /** In dev, the server's requests, which the loads wait for (see `deferTo`); null: they start at once. */
+  private activity: DevActivity | null = null
+  private searchStarted = false
   private adopted: Promise<void> = Promise.resolve()
   private isReady = true
   private loadedFor: string | null = null
@@ -28,16 +34,19 @@ export class KnowledgeService {
   private userSidebar: DefaultTheme.Sidebar | undefined
   private generatedSections: DefaultTheme.SidebarMulti | undefined
   private includeDrafts = true
-  private requestsInFlight = 0
-  private lastRequestAt = 0
-  /** Background indexing waits for this before its next slice (see giveWay). */
-  private priority: Promise<void> | null = null
 
   constructor(private readonly options: { sidebar: boolean }) {}
 
-  readonly resolve = (target: string, fromPath: string): WikiLinkTarget | null => this.index.resolve(target, fromPath)
-  readonly resolveAttachment = (target: string, fromPath: string): string | null => this.index.resolveAttachment(target, fromPath)
-  readonly fragmentId = (pagePath: string, fragment: string): string => this.index.fragmentId(pagePath, fragment)
+  // Before the first load nothing resolves, as with an empty index (dev pages wait for `ready`).
+  readonly resolve = (target: string, fromPath: string): WikiLinkTarget | null => this.loaded?.resolve(target, fromPath) ?? null
+  readonly resolveAttachment = (target: string, fromPath: string): string | null => this.loaded?.resolveAttachment(target, fromPath) ?? null
+  readonly fragmentId = (pagePath: string, fragment: string): string => this.loaded?.fragmentId(pagePath, fragment) ?? fragmentId([], fragment)
+
+  /** The index, once loaded: read it after `ready` (or a build's `load`). */
+  get index(): KnowledgeIndex {
+    if (!this.loaded) throw new Error('[metablog] the knowledge index was read before it was loaded; await `ready` first.')
+    return this.loaded
+  }
 
   /** The site's source folder, once loaded. */
   get sourceDir(): string | null {
@@ -63,13 +72,20 @@ export class KnowledgeService {
     this.useSite(site)
     if (!this.loading || this.loadedFor !== site.srcDir) {
       this.loadedFor = site.srcDir
-      this.loading = KnowledgeIndex.load(site.srcDir, mode === 'serve' ? () => this.pause() : undefined).then((index) => {
-        this.index = index
-        // In dev, build the search index in slices now, giving way while the server answers requests
-        // (the first page loads first); a search meanwhile answers from what is indexed.
-        if (mode === 'serve') index.prepareSearch(() => this.quiet()).catch((error: Error) => console.warn(`[metablog] could not prepare search: ${error.message}`))
-        return index
-      })
+      const held = mode === 'serve' ? this.activity?.loadMayStart : undefined
+      this.loading = Promise.resolve(held)
+        // In dev the build gives the event loop a turn between slices: requests are answered meanwhile,
+        // and it still ends before the browser asks for the page. (Giving way to every request in flight
+        // instead left most of a 10,000-page build for after that ask: the page waited 0.5-1.1 s.)
+        .then(() => loadIndex(site.srcDir, mode === 'serve' ? nextTurn : undefined))
+        .then((index) => {
+          this.loaded = index
+          this.searchStarted = false
+          // In dev, build the search index in slices once the first page is out and the server has a
+          // lull; a search meanwhile starts it and answers from what is indexed.
+          if (mode === 'serve') void this.searchCanStart().then(() => this.startSearch())
+          return index
+        })
     }
     this.isReady = false
     const adopted = (this.adopted = this.loading.then(() => {
@@ -90,60 +106,47 @@ export class KnowledgeService {
     return this.generatedSections
   }
 
-  /** Resolves once the index of the loaded site is built and its sidebar set. */
+  /** Resolves once the index of the loaded site is built and its sidebar set; asking for it starts a deferred load. */
   get ready(): Promise<void> {
+    this.activity?.allowLoad()
     return this.adopted
   }
 
   /** The built index, or null while it is still being built. */
   get builtIndex(): KnowledgeIndex | null {
-    return this.isReady ? this.index : null
+    return this.isReady ? this.loaded : null
+  }
+
+  /** Whether VitePress's site data depends on the index: only when the author's own sidebar gets the new pages. */
+  get shapesSiteData(): boolean {
+    return this.options.sidebar && this.userSidebar !== undefined
+  }
+
+  /** In dev, called before `load`: the index and the search index load when `activity` lets them (see DevActivity). */
+  deferTo(activity: DevActivity): void {
+    if (!this.loading) this.activity = activity
   }
 
   /**
-   * In dev, called when the server starts answering a request; call what it returns when the answer
-   * is done. Background indexing gives way meanwhile: a slice between two steps of a request delays it.
+   * In dev, starts the search index's background build if it has not started (a search is about to
+   * be answered, or the server has a lull), so that `searchNow` never builds it all at once.
    */
-  requestStarted(): () => void {
-    this.requestsInFlight++
-    let done = false
-    return () => {
-      if (done) return
-      done = true
-      this.requestsInFlight--
-      this.lastRequestAt = performance.now()
-    }
+  startSearch(): void {
+    const index = this.builtIndex
+    if (!index || this.searchStarted) return
+    this.searchStarted = true
+    index.prepareSearch(() => this.activity?.quiet() ?? nextTurn()).catch((error: Error) => console.warn(`[metablog] could not prepare search: ${error.message}`))
   }
 
-  /**
-   * In dev: background indexing (the knowledge index, then the search index) holds back between its
-   * slices until `work` is done. Loading modules (the dev API, right after listen) takes a turn of the
-   * event loop per file read, and would otherwise get one turn per slice: seconds on a big blog.
-   */
-  giveWay(work: Promise<unknown>): void {
-    const settled = work.then(
-      () => undefined,
-      () => undefined,
-    )
-    this.priority = settled
-    void settled.then(() => {
-      if (this.priority === settled) this.priority = null
-    })
+  /** In dev, once the first page is out and the server had a lull (at once when nothing is deferred): background work may start. */
+  afterFirstPage(): Promise<void> {
+    return this.activity?.afterFirstPage() ?? Promise.resolve()
   }
 
-  /** Between two slices of the index build: after any work given way to, and a turn of the event loop. */
-  private async pause(): Promise<void> {
-    if (this.priority) await this.priority
-    await new Promise((resolve) => setImmediate(resolve))
-  }
-
-  /** Resolves once no request is being answered and none ended just now, or after a bounded wait, so indexing still progresses. */
-  private async quiet(): Promise<void> {
-    if (this.priority) await this.priority
-    const started = performance.now()
-    const busy = () => this.requestsInFlight > 0 || performance.now() - this.lastRequestAt < QUIET_MS
-    while (busy() && performance.now() - started < MAX_QUIET_WAIT_MS) await new Promise((resolve) => setTimeout(resolve, QUIET_MS))
-    await new Promise((resolve) => setImmediate(resolve))
+  /** When the search index's background build starts in dev: after the index, and after the first page if deferred. */
+  private async searchCanStart(): Promise<void> {
+    await this.adopted.catch(() => undefined)
+    await this.afterFirstPage()
   }
 
   /** In dev: update the index for a changed page, then refresh what depends on it, without a restart. */

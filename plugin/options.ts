@@ -1,4 +1,3 @@
-import { CHECKPOINT_MAX_AGE_MS } from '../server/checkpoint-store.js'
 import { DEFAULT_BODY_LIMIT } from '../server/http.js'
 import { DEFAULT_LOCK_TTL_MS } from '../server/locks.js'
 import type { LlmOptions } from '../server/llm/gateway.js'
@@ -38,8 +37,9 @@ export interface MetaBlogOptions {
   promptsDir?: string
 }
 
-export type ResolvedOptions = Required<Omit<MetaBlogOptions, 'llm' | 'agent' | 'backlinks'>> &
-  Pick<MetaBlogOptions, 'llm'> & { agent: { maxSteps: number; contextWindows: Record<string, number> }; backlinks: BacklinksSetting }
+// The checkpoint store applies its own default age: its module loads with the dev API, not with the config.
+export type ResolvedOptions = Required<Omit<MetaBlogOptions, 'llm' | 'agent' | 'backlinks' | 'checkpointMaxAgeMs'>> &
+  Pick<MetaBlogOptions, 'llm' | 'checkpointMaxAgeMs'> & { agent: { maxSteps: number; contextWindows: Record<string, number> }; backlinks: BacklinksSetting }
 
 /** The agent's default step limit; the client has the same default. */
 export const DEFAULT_AGENT_MAX_STEPS = 10
@@ -77,7 +77,7 @@ export function resolveOptions(options: MetaBlogOptions = {}): ResolvedOptions {
   return {
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     lockTtlMs: options.lockTtlMs ?? DEFAULT_LOCK_TTL_MS,
-    checkpointMaxAgeMs: options.checkpointMaxAgeMs ?? CHECKPOINT_MAX_AGE_MS,
+    checkpointMaxAgeMs: options.checkpointMaxAgeMs,
     sidebar: options.sidebar ?? true,
     llm: options.llm,
     agent: { maxSteps: maxSteps(options.agent?.maxSteps), contextWindows: contextWindows(options.agent?.contextWindows) },

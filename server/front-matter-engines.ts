@@ -1,8 +1,10 @@
 // YAML-only front matter for gray-matter: other engines refuse, and YAML that expands beyond reason throws.
-import matter from 'gray-matter'
 import { MetaBlogError } from './errors.js'
+import { grayMatter } from './gray-matter.js'
 
-type Parse = (text: string, options?: unknown) => unknown
+/** A YAML parser as gray-matter's engines take it. */
+export type YamlParse = (text: string, options?: unknown) => unknown
+type Parse = YamlParse
 interface Engine {
   parse: Parse
   stringify?: (...args: never[]) => string
@@ -65,11 +67,24 @@ export const REFUSED_ENGINES: Readonly<Record<string, Engine>> = {
   coffee: refusedEngine('coffee', 'a CoffeeScript block would run as code'),
 }
 
-/** Engines for VitePress's documented `markdown.frontmatter.grayMatterOptions.engines`. */
-export function safeEngines(): Record<string, Engine> {
-  // gray-matter's types leave out the engines it exposes.
-  const yaml = (matter as unknown as { engines: EngineTable }).engines.yaml!
-  return { ...REFUSED_ENGINES, yaml: boundedYaml(typeof yaml === 'function' ? yaml : yaml.parse) }
+let ownYaml: Parse | undefined
+
+/** gray-matter's own YAML engine (js-yaml's safe load), loading gray-matter with its first call (see gray-matter.ts). */
+export function grayMatterYaml(): Parse {
+  if (!ownYaml) {
+    // gray-matter's types leave out the engines it exposes.
+    const engine = (grayMatter() as unknown as { engines: EngineTable }).engines.yaml!
+    ownYaml = typeof engine === 'function' ? engine : engine.parse.bind(engine)
+  }
+  return ownYaml
+}
+
+/**
+ * Engines for VitePress's documented `markdown.frontmatter.grayMatterOptions.engines`. `yaml` names
+ * the YAML parser to bound, asked for with each page (default: gray-matter's own).
+ */
+export function safeEngines(yaml: () => Parse = grayMatterYaml): Record<string, Engine> {
+  return { ...REFUSED_ENGINES, yaml: boundedYaml((text, options) => yaml()(text, options)) }
 }
 
 /** Makes a gray-matter engine table YAML-only, in place; safe to call twice. */

@@ -1,5 +1,5 @@
-import matter from 'gray-matter'
 import path from 'node:path'
+import { grayMatter } from './gray-matter.js'
 import { atxHeading } from './knowledge/parse-blocks.js'
 
 export interface PageMeta {
@@ -101,7 +101,7 @@ const YAML_ONLY = { language: 'yaml', engines: { javascript: refuseToEvaluate, j
 
 function isYamlFrontMatter(content: string): boolean {
   if (!content.startsWith('---')) return true
-  const language = matter.language(content, YAML_ONLY).name.toLowerCase()
+  const language = grayMatter().language(content, YAML_ONLY).name.toLowerCase()
   return language === '' || language === 'yaml' || language === 'yml'
 }
 
@@ -158,7 +158,7 @@ function parseFrontmatter(content: string): { data: Record<string, unknown>; bod
     }
   }
   try {
-    const parsed = matter(content, YAML_ONLY)
+    const parsed = grayMatter()(content, YAML_ONLY)
     // Still too big to be real once read (nested aliases): read the page as if it had no front matter.
     if (!isReasonablySized(parsed.data)) return { data: {}, body: parsed.content }
     return { data: parsed.data ?? {}, body: parsed.content }

@@ -2,7 +2,7 @@ import { createRequire } from 'node:module'
 import path from 'node:path'
 import { readFile } from 'node:fs/promises'
 import { pathToFileURL } from 'node:url'
-import { hardenEngineTable, type EngineTable } from '../../server/front-matter-engines.js'
+import { hardenEngineTable, type EngineTable, type YamlParse } from '../../server/front-matter-engines.js'
 
 interface BundledMatter {
   (input: string, options?: unknown): unknown
@@ -29,12 +29,13 @@ export async function findBundledMatter(fromDir = process.cwd()): Promise<Bundle
   return null
 }
 
-/** Hardens the gray-matter VitePress bundles; false when it could not be found. */
-export async function hardenBundledMatter(fromDir?: string): Promise<boolean> {
+/** Hardens the gray-matter VitePress bundles and answers its (now bounded) YAML parser; null when it could not be found. */
+export async function hardenBundledMatter(fromDir?: string): Promise<YamlParse | null> {
   const bundled = await findBundledMatter(fromDir).catch(() => null)
-  if (!bundled) return false
+  if (!bundled) return null
   hardenEngineTable(bundled.engines)
   // Pages parsed before this call may sit in gray-matter's cache.
   bundled.clearCache?.()
-  return true
+  const yaml = bundled.engines.yaml!
+  return typeof yaml === 'function' ? yaml : yaml.parse.bind(yaml)
 }

@@ -24,7 +24,8 @@ export function hardenPlugin(context: SourceContext): Plugin {
       const site = (config as { vitepress?: SiteConfig }).vitepress
       if (!site) return
       context.sourceDir = site.srcDir
-      if (!(await hardenBundledMatter(site.root))) {
+      context.yaml = (await hardenBundledMatter(site.root)) ?? undefined
+      if (!context.yaml) {
         config.logger.warn('[metablog] could not find the gray-matter VitePress bundles: includes, content loaders and the sitemap parse front matter unguarded.')
       }
       if (authorCors && config.command === 'serve') {

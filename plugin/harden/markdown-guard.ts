@@ -1,12 +1,15 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import type { MarkdownRenderer } from 'vitepress'
+import type { YamlParse } from '../../server/front-matter-engines.js'
 import { confineIncludes } from './includes.js'
 import { inertName, sourceRefusal } from './source-confinement.js'
 
 /** Filled in once Vite has resolved the site; read at render time. */
 export interface SourceContext {
   sourceDir?: string
+  /** The YAML parser of the gray-matter VitePress bundles (already loaded, and hardened), once found. */
+  yaml?: YamlParse
 }
 
 interface RenderEnv {

@@ -12,6 +12,8 @@ const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(reso
 export interface KnowledgeSource {
   ready: () => Promise<KnowledgeIndex>
   now: () => KnowledgeIndex | null
+  /** Called before a search is answered: the search index's background build must have started, or `searchNow` builds it all at once. */
+  searching: () => void
 }
 
 /** GET /graph (or one page's neighbourhood, `?path=`) and GET /search?q= from the live knowledge index. */
@@ -29,6 +31,7 @@ export function knowledgeMiddleware(source: KnowledgeSource) {
       // Never waits long behind a build: until the search index is complete, the answer says how much it covers.
       const index = source.now() ?? (await Promise.race([source.ready(), sleep(BRIEF_WAIT_MS).then(() => null)]))
       if (!index) return { body: { results: [], partial: true, indexed: 0, total: 0 } satisfies SearchResponse }
+      source.searching()
       const { results, progress } = index.searchNow(url.searchParams.get('q') ?? '')
       const body: SearchResponse = progress ? { results, partial: true, indexed: progress.indexed, total: progress.total } : { results }
       return { body }

@@ -1,6 +1,7 @@
-// Helpers for the dev-scale bench: the generated blog written twice (plain VitePress and with MetaBlog),
-// `vitepress dev` in a process of its own, and the resident memory of its whole process tree.
+// Helpers for the dev-server benches: the generated blog written twice (plain VitePress and with MetaBlog),
+// `vitepress dev` in a process of its own, a post's first paint in Chromium, and the resident memory of the server's process tree.
 import { spawn, type ChildProcess } from 'node:child_process'
+import type { Browser, Page } from 'playwright-core'
 import fs from 'node:fs'
 import net from 'node:net'
 import path from 'node:path'
@@ -119,4 +120,17 @@ export function treeRss(pid: number): number {
 /** The highest resident memory the process itself reached, in bytes. */
 export function peakRss(pid: number): number {
   return statusField(pid, 'VmHWM')
+}
+
+/** Opens the post as soon as the server listens; the first contentful paint, counted from the spawn. */
+export async function firstPaint(browser: Browser, server: RunningServer, route: string, timeoutMs = 240_000): Promise<{ page: Page; paintMs: number }> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
+  // tsx keeps function names with a helper the page does not have.
+  await context.addInitScript('globalThis.__name = (target) => target')
+  const page = await context.newPage()
+  await page.goto(`${server.origin}${route}`, { waitUntil: 'load', timeout: timeoutMs })
+  await page.waitForFunction(() => performance.getEntriesByName('first-contentful-paint').length > 0, undefined, { timeout: timeoutMs })
+  const paintedAt = await page.evaluate(() => performance.timeOrigin + performance.getEntriesByName('first-contentful-paint')[0]!.startTime)
+  await page.waitForSelector('.VPDoc h1', { timeout: timeoutMs })
+  return { page, paintMs: paintedAt - server.spawnedAt }
 }

@@ -3,6 +3,7 @@ import os from 'node:os'
 import path from 'node:path'
 import type { SiteConfig } from 'vitepress'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { DevActivity } from '../../../plugin/dev-activity.js'
 import { KnowledgeService } from '../../../plugin/knowledge-service.js'
 import { KnowledgeIndex } from '../../../server/knowledge/knowledge-index.js'
 
@@ -33,7 +34,8 @@ describe('KnowledgeService', () => {
     const service = new KnowledgeService({ sidebar: true })
     await service.load(siteConfig(), 'serve')
     await service.ready
-    expect(prepare).toHaveBeenCalledTimes(1)
+    // With no request in flight, the server has its lull at once.
+    await vi.waitFor(() => expect(prepare).toHaveBeenCalledTimes(1))
     await prepare.mock.results[0]!.value
     expect(service.index.search('published').map((result) => result.path)).toContain('posts/published.md')
   })
@@ -43,7 +45,7 @@ describe('KnowledgeService', () => {
     const config = siteConfig()
     await service.load(config, 'serve')
     expect(service.sourceDir).toBe(site)
-    expect(service.index.size).toBe(0)
+    expect(() => service.index).toThrow(/before it was loaded/)
     expect(service.builtIndex).toBeNull()
     await service.ready
     expect(service.index.size).toBe(3)
@@ -63,5 +65,57 @@ describe('KnowledgeService', () => {
     await served.load(siteConfig(), 'serve')
     await served.ready
     expect(titles(served)).toContain('posts/secret')
+  })
+})
+
+describe('KnowledgeService in dev, deferred to the first page', () => {
+  const tick = () => new Promise((resolve) => setTimeout(resolve, 30))
+
+  it('loads nothing while the server starts, and loads once the server has answered its first request', async () => {
+    const load = vi.spyOn(KnowledgeIndex, 'load')
+    const service = new KnowledgeService({ sidebar: true })
+    const activity = new DevActivity()
+    service.deferTo(activity)
+    await service.load(siteConfig(), 'serve')
+    await tick()
+    expect(load).not.toHaveBeenCalled()
+    expect(service.builtIndex).toBeNull()
+    activity.requestStarted('/')()
+    await vi.waitFor(() => expect(service.builtIndex?.size).toBe(3))
+    expect(load).toHaveBeenCalledTimes(1)
+  })
+
+  it('loads at once when something needs the index before any request was answered', async () => {
+    const service = new KnowledgeService({ sidebar: true })
+    service.deferTo(new DevActivity())
+    await service.load(siteConfig(), 'serve')
+    await tick()
+    expect(service.builtIndex).toBeNull()
+    await service.ready
+    expect(service.index.size).toBe(3)
+  })
+
+  it('builds the search index only after the first page module was sent and a lull, or when a search asks', async () => {
+    const prepare = vi.spyOn(KnowledgeIndex.prototype, 'prepareSearch')
+    const service = new KnowledgeService({ sidebar: true })
+    const activity = new DevActivity()
+    service.deferTo(activity)
+    await service.load(siteConfig(), 'serve')
+    await service.ready
+    activity.requestStarted('/@vite/client')()
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    expect(prepare).not.toHaveBeenCalled()
+    activity.requestStarted('/posts/published.md?import')()
+    await tick()
+    expect(prepare).not.toHaveBeenCalled()
+    await vi.waitFor(() => expect(prepare).toHaveBeenCalledTimes(1))
+
+    const searched = new KnowledgeService({ sidebar: true })
+    searched.deferTo(new DevActivity())
+    await searched.load(siteConfig(), 'serve')
+    await searched.ready
+    searched.startSearch()
+    expect(prepare).toHaveBeenCalledTimes(2)
+    expect(searched.index.searchNow('published').results.map((result) => result.path)).toContain('posts/published.md')
   })
 })

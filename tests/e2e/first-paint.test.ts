@@ -1,0 +1,31 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startStudio, type Studio } from './harness.js'
+
+let studio: Studio
+
+beforeAll(async () => {
+  studio = await startStudio()
+})
+
+afterAll(async () => {
+  await studio?.close()
+})
+
+describe('the first page on the dev server', () => {
+  it('paints before the assistant’s code is fetched, and the orb follows', async () => {
+    const { page } = studio
+    await page.goto(`${studio.origin}/posts/atomic-file-writes`)
+    await page.getByRole('button', { name: 'Open MetaBlog assistant' }).waitFor()
+    const timings = await page.evaluate(() => ({
+      paint: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null,
+      orb: performance.getEntriesByType('resource').find((entry) => entry.name.includes('/components/AIChatOrb.vue'))?.startTime ?? null,
+      page: performance.getEntriesByType('resource').find((entry) => entry.name.includes('atomic-file-writes.md'))?.startTime ?? null,
+    }))
+    expect(timings.paint).not.toBeNull()
+    expect(timings.page).not.toBeNull()
+    expect(timings.orb).not.toBeNull()
+    // The orb and its panel (~30 modules compiled on the dev server) never compete with the page's own modules.
+    expect(timings.orb!).toBeGreaterThanOrEqual(timings.paint!)
+    expect(studio.pageErrors).toEqual([])
+  })
+})
