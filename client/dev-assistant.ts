@@ -1,6 +1,7 @@
 // Everything of MetaBlog's that exists only under `vitepress dev`. Reached through the
 // `virtual:metablog/assistant` module, which a build resolves to null: Rollup never loads this file,
 // the orb, the runtime or their dependencies (openai, markdown-it, highlight.js…) for a production site.
+import { createPinia } from 'pinia'
 import { useData, type SiteData } from 'vitepress'
 import { defineAsyncComponent, defineComponent, h, render, type App, type Component, type Ref } from 'vue'
 import type { GraphResponse } from '../plugin/protocol'
@@ -53,6 +54,8 @@ function afterFirstPaint(mount: () => void): void {
  * in a container of its own, sharing the app's context (no layout slot needed), once the page has painted.
  */
 export function installAssistant(app: App, siteData: Ref<SiteData>): void {
+  // The orb's store, also for an <AIChatOrb> of the author's own layout. Here, not in enhanceApp: a build would parse Pinia and the devtools kit it imports (~280 KB) for nothing.
+  if (!app.config.globalProperties.$pinia) app.use(createPinia())
   // Only the dev server serves the page token.
   if (!connectionFromPage()) return
   if (!bridged) {

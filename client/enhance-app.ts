@@ -1,5 +1,4 @@
-// Installs MetaBlog into any VitePress theme: the store, the graph component and, on the dev server only, the assistant's orb.
-import { createPinia } from 'pinia'
+// Installs MetaBlog into any VitePress theme: the graph component, the page-carried sidebar and, on the dev server only, the assistant's orb.
 import type { EnhanceAppContext } from 'vitepress'
 import { inBrowser } from 'vitepress'
 import { defineAsyncComponent } from 'vue'
@@ -14,7 +13,6 @@ import './theme/knowledge.css'
  * or spread it in (`{ Layout, enhanceApp }`). Works with the default theme and with a custom Layout.
  */
 export function enhanceApp({ app, siteData }: EnhanceAppContext): void {
-  if (!app.config.globalProperties.$pinia) app.use(createPinia())
   // For the graph page: `<KnowledgeGraph />` in any Markdown page; it and d3 load only where it is used
   // (null in a build where no page and none of the blog's code names it).
   if (loadGraph) app.component('KnowledgeGraph', defineAsyncComponent(loadGraph))

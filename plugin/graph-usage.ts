@@ -27,12 +27,21 @@ async function codeFiles(site: SiteConfig): Promise<string[]> {
   return found.sort((a, b) => Number(!a.startsWith(site.themeDir)) - Number(!b.startsWith(site.themeDir)))
 }
 
+// A build's client and server bundles resolve the same site: its files are read for the first only.
+const answers = new WeakMap<SiteConfig, Promise<boolean>>()
+
 /**
  * Whether a build can show `<KnowledgeGraph>` through `enhanceApp`'s global registration: a page or
  * any of the blog's own code names it. Stops at the first that does; when unsure (a file that
- * cannot be read), says yes.
+ * cannot be read), says yes. Asked once per site.
  */
-export async function usesKnowledgeGraph(site: SiteConfig): Promise<boolean> {
+export function usesKnowledgeGraph(site: SiteConfig): Promise<boolean> {
+  let answer = answers.get(site)
+  if (!answer) answers.set(site, (answer = findKnowledgeGraph(site)))
+  return answer
+}
+
+async function findKnowledgeGraph(site: SiteConfig): Promise<boolean> {
   const check = async (file: string, pattern: RegExp) => pattern.test(await fs.readFile(file, 'utf8').catch(() => 'KnowledgeGraph <KnowledgeGraph>'))
   for (const file of await codeFiles(site)) if (await check(file, GRAPH_NAME)) return true
   const pages = site.pages.map((page) => path.join(site.srcDir, page))

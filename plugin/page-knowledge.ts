@@ -1,6 +1,6 @@
 import type { DefaultTheme } from 'vitepress'
 import { sectionKeyOf } from '../server/knowledge/sidebar-window.js'
-import type { GraphResponse, PageKnowledge, PageLinks } from './protocol.js'
+import type { GraphResponse, PageLinks } from './protocol.js'
 
 /**
  * Each page's neighbourhood in the graph (itself, the pages it links to and those linking to it, and
@@ -41,7 +41,7 @@ export function createGraphSlices(graph: GraphResponse): (path: string) => PageL
 }
 
 /** The one section of a multi-sidebar a page shows, chosen as VitePress's default theme chooses it. */
-export function sidebarSectionOf(sidebar: DefaultTheme.SidebarMulti, relativePath: string): PageKnowledge['sidebar'] {
+export function sidebarSectionOf(sidebar: DefaultTheme.SidebarMulti, relativePath: string): DefaultTheme.SidebarMulti | undefined {
   const key = sectionKeyOf(Object.keys(sidebar), relativePath)
   const section = key === undefined ? undefined : sidebar[key]
   return section === undefined ? undefined : { [key!]: section }

@@ -1,5 +1,6 @@
 // The wire contract between the dev server and the page. Imported with `import type` on both sides.
 import type { DefaultTheme } from 'vitepress'
+import type { PackedSection } from '../server/knowledge/sidebar-packing.js'
 
 export const API_PREFIX = '/__metablog/api'
 export const TOKEN_HEADER = 'x-metablog-token'
@@ -497,8 +498,8 @@ export interface CompactGraph {
 
 /** What a build adds to one page's own data (`page.metablog`), instead of shipping the whole site to every page. */
 export interface PageKnowledge {
-  /** The page's section of the generated sidebar, keyed as VitePress's multi-sidebar is. */
-  sidebar?: Record<string, unknown>
+  /** The page's section of the generated sidebar (windowed): its multi-sidebar key and items, packed (server/knowledge/sidebar-packing.ts). */
+  sidebar?: PackedSection
   /** The page and the pages within one link of it, when another page links here. */
   links?: PageLinks
 }

@@ -3,6 +3,7 @@
 import { createHash } from 'node:crypto'
 import type { DefaultTheme } from 'vitepress'
 import { sidebarLink } from '../server/knowledge/sidebar.js'
+import { packSection } from '../server/knowledge/sidebar-packing.js'
 import { folderOfLink, moreLabel, sectionKeyOf, SIDEBAR_WINDOW, windowSection, type WindowOptions } from '../server/knowledge/sidebar-window.js'
 import type { PageKnowledge } from './protocol.js'
 
@@ -26,12 +27,12 @@ function foldersOf(items: Item[], into = new Map<string, Item[]>()): Map<string,
 
 const leafCount = (items: Item[]): number => items.reduce((count, item) => count + (item.items ? leafCount(item.items) : item.link ? 1 : 0), 0)
 
-/** The one section a page shows, windowed for that page, keyed as in VitePress's multi-sidebar; undefined for pages in none. */
+/** The one section a page shows, windowed for that page and packed with its multi-sidebar key; undefined for pages in none. */
 export function pageSection(sections: DefaultTheme.SidebarMulti, relativePath: string, options: WindowOptions): PageKnowledge['sidebar'] {
   const key = sectionKeyOf(Object.keys(sections), relativePath)
   const section = key === undefined ? undefined : sections[key]
-  if (!Array.isArray(section)) return section === undefined ? undefined : { [key!]: section }
-  return { [key!]: windowSection(section, sidebarLink(relativePath), options) }
+  // Generated sections are lists of groups: the `{ base, items }` form is never among them.
+  return Array.isArray(section) ? packSection(key!, windowSection(section, sidebarLink(relativePath), options)) : undefined
 }
 
 export interface SidebarShipment {

@@ -4,6 +4,7 @@ import { dataSymbol, inBrowser, withBase, type DefaultTheme, type VitePressData 
 import { computed, inject, nextTick, shallowRef, type App } from 'vue'
 import type { PageKnowledge } from '../../plugin/protocol'
 import { sidebarLink } from '../../server/knowledge/sidebar'
+import { unpackSection } from '../../server/knowledge/sidebar-packing'
 import { expandFolder, folderPages, MORE_CLASS, moreLabel, sectionKeyOf, windowSection } from '../../server/knowledge/sidebar-window'
 
 type Item = DefaultTheme.SidebarItem
@@ -96,7 +97,9 @@ export function providePageSidebar(app: App): void {
   const data = app.runWithContext(() => inject<VitePressData | undefined>(dataSymbol, undefined))
   if (!data) return
   const theme = computed(() => {
-    const own = (data.page.value as { metablog?: PageKnowledge }).metablog?.sidebar as DefaultTheme.SidebarMulti | undefined
+    const packed = (data.page.value as { metablog?: PageKnowledge }).metablog?.sidebar
+    const section = packed && unpackSection(packed)
+    const own: DefaultTheme.SidebarMulti | undefined = section && { [section.key]: section.items }
     const sidebar = shownSidebar(own, data.page.value.relativePath, data.site.value.lang)
     return sidebar ? { ...data.theme.value, sidebar } : data.theme.value
   })

@@ -64,11 +64,14 @@ export function folderOfLink(link: string): string {
   return link.slice(1, link.lastIndexOf('/'))
 }
 
+/** A "More" entry's text: its words, marked with the folder it opens and where that folder's list loads from. */
+export function moreText(folder: string, source: string, words: string): string {
+  return `<span class="${MORE_CLASS}" data-folder="${escapeAttribute(folder)}" data-src="${escapeAttribute(source)}">${escapeAttribute(words)}</span>`
+}
+
 /** A "More" entry: a button (no link, `items: []`) the default theme makes focusable and Enter-able. */
 export function moreItem(folder: string, hidden: number, options: WindowOptions): Item {
-  const words = options.label?.(hidden) ?? `More (${hidden})…`
-  const text = `<span class="${MORE_CLASS}" data-folder="${escapeAttribute(folder)}" data-src="${escapeAttribute(options.source(folder))}">${escapeAttribute(words)}</span>`
-  return { text, items: [] }
+  return { text: moreText(folder, options.source(folder), options.label?.(hidden) ?? `More (${hidden})…`), items: [] }
 }
 
 /** The words of a "More" entry in the site's language (English and Chinese built in, as the backlinks). */

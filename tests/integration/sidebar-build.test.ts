@@ -89,6 +89,16 @@ describe('the windowed sidebar in a build', () => {
     expect(/__VP_SITE_DATA__=JSON\.parse\((.*?)\);?<\/script>/s.exec(html)?.[1] ?? '').not.toContain('sidebar')
   })
 
+  it("carries the page's window in its own data packed: links relative to the section, each More by its parts", async () => {
+    const chunk = (await fs.readdir(dist(roots.metablog, 'assets'))).find((name) => /^posts_p150\.md\.[\w-]+\.lean\.js$/.test(name))
+    const code = await read(roots.metablog, `assets/${chunk}`)
+    expect(code).toContain('"sidebar":["/posts/",')
+    expect(code).toContain('["Post 299","p299"]')
+    expect(code).not.toContain('"link":"/posts/p')
+    // The More entry's markup is made in the page from its words, folder and source.
+    expect(code).not.toContain('metablog-sidebar-more')
+  })
+
   it('ships the folder\'s full list as a JSON asset "More" loads, listing every post once', async () => {
     const html = await read(roots.metablog, 'posts/p150.html')
     const src = /data-src="([^"]+)"/.exec(html)?.[1]

@@ -55,6 +55,8 @@ describe('the KnowledgeGraph registration in a build', () => {
   it('is left out when no page and none of the blog’s code names the graph', async () => {
     const config = await site({ ...layout, 'posts/a.md': '# A\n\nKnowledge graphs are nice.\n', 'node_modules/x/KnowledgeGraph.vue': '<KnowledgeGraph />', '.vitepress/dist/a.js': 'KnowledgeGraph' })
     expect(await usesKnowledgeGraph(config)).toBe(false)
+    // Both bundles of a build ask: the blog's files are read for the first only (every page, on a blog without the graph).
+    expect(usesKnowledgeGraph(config)).toBe(usesKnowledgeGraph(config))
     const plugin = clientDepsPlugin()
     ;(plugin.config as (...args: unknown[]) => unknown)({}, { command: 'build', mode: 'production' })
     await (plugin.configResolved as (config: unknown) => Promise<void>)({ command: 'build', vitepress: config })
