@@ -6,7 +6,7 @@ import path from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { ADOPT_SITES, adoptPage, makeAdoptWorkspace, run as execute, VITEPRESS } from '../helpers/adopt-sites.js'
 import { freePort } from '../helpers/dev-server-process.js'
-import { REPO_ROOT } from '../helpers/dev-server.js'
+import { dependenciesSettled, REPO_ROOT } from '../helpers/dev-server.js'
 
 const BUILD_ROUNDS = 3
 // A start is about a second; single starts on this shared 2-core machine spread ±30%, so more of them than builds.
@@ -18,16 +18,6 @@ async function buildOnce(root: string): Promise<number> {
   const started = performance.now()
   await execute(process.execPath, [VITEPRESS, 'build', root], { cwd: REPO_ROOT })
   return performance.now() - started
-}
-
-/** Vite writes its dependency cache once its optimizer has run: seconds after the first start's HTML. */
-async function depsCached(root: string): Promise<void> {
-  const metadata = path.join(root, '.vitepress/cache/deps/_metadata.json')
-  const started = performance.now()
-  while (!(await fs.stat(metadata).then(() => true, () => false))) {
-    if (performance.now() - started > 60_000) throw new Error(`vitepress dev for ${root} wrote no dependency cache within 60 s`)
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
 }
 
 /**
@@ -45,7 +35,7 @@ async function devStartOnce(root: string, route: string, settle = false): Promis
       if (response?.ok) {
         await response.text()
         const elapsed = performance.now() - started
-        if (settle) await depsCached(root)
+        if (settle) await dependenciesSettled(root)
         return elapsed
       }
       await new Promise((resolve) => setTimeout(resolve, 25))

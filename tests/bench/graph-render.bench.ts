@@ -5,7 +5,7 @@
 import fs from 'node:fs/promises'
 import path from 'node:path'
 import { launchBrowser } from '../helpers/browser.js'
-import { copySite, startDevServer } from '../helpers/dev-server.js'
+import { copySite, dependenciesSettled, startDevServer } from '../helpers/dev-server.js'
 import { syntheticBlog } from './knowledge-synthetic-blog.js'
 
 const PAGES = Number(process.env.GRAPH_BENCH_PAGES ?? 2000)
@@ -67,6 +67,7 @@ export async function run(): Promise<void> {
     // A first visit lets Vite optimize the page's dependencies (it reloads once); measure the second.
     await page.goto(`${dev.origin}/graph`)
     await page.waitForLoadState('networkidle')
+    await dependenciesSettled(dev.root)
     // A trace of the measured visit gives the main thread's CPU time, which the machine's load does not inflate.
     await browser.startTracing(page, { categories: ['toplevel', 'blink.user_timing'] })
     await page.goto(`${dev.origin}/graph`)

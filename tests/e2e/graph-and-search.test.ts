@@ -4,7 +4,7 @@ import path from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { launchBrowser, screenshot } from '../helpers/browser.js'
-import { copySite, REPO_ROOT, startDevServer, type DevServer } from '../helpers/dev-server.js'
+import { copySite, dependenciesSettled, REPO_ROOT, startDevServer, type DevServer } from '../helpers/dev-server.js'
 
 let dev: DevServer
 let browser: Browser
@@ -23,9 +23,10 @@ beforeAll(async () => {
   browser = await launchBrowser()
   page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
   page.on('pageerror', (error) => pageErrors.push(String(error)))
-  // A first visit lets Vite optimize the page's dependencies (it may reload once).
+  // A first visit lets Vite optimize the page's dependencies (its rerun may reload the page once).
   await page.goto(`${dev.origin}/graph`)
   await page.waitForLoadState('networkidle')
+  await dependenciesSettled(dev.root)
 }, 120_000)
 
 afterAll(async () => {

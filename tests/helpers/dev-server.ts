@@ -28,6 +28,27 @@ export async function copySite(source = FIXTURE_SITE): Promise<string> {
   return root
 }
 
+/**
+ * Resolves once Vite's dependency optimizer is idle: its cache written and no rerun in progress for
+ * `quietMs`. A cold dev server's first page ends the optimizer's crawl, and its rerun may reload the
+ * page a second or two later, under a test or a bench that has already moved on.
+ */
+export async function dependenciesSettled(root: string, { quietMs = 1500, timeoutMs = 120_000 } = {}): Promise<void> {
+  const cache = path.join(root, '.vitepress/cache')
+  const started = Date.now()
+  let state = ''
+  let quietSince = started
+  while (Date.now() - quietSince < quietMs) {
+    if (Date.now() - started > timeoutMs) throw new Error(`Vite's dependency optimizer for ${root} did not settle within ${timeoutMs / 1000} s (${state})`)
+    const running = (await fs.readdir(cache).catch(() => [] as string[])).filter((entry) => entry.startsWith('deps_temp'))
+    const written = await fs.stat(path.join(cache, 'deps/_metadata.json')).then((stat) => String(stat.mtimeMs), () => '')
+    const now = `${written || 'no cache'} ${running.join(' ')}`.trim()
+    if (now !== state || !written || running.length) quietSince = Date.now()
+    state = now
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+}
+
 export type DevServer = Awaited<ReturnType<typeof startDevServer>>
 
 /**
