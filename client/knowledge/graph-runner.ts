@@ -8,6 +8,8 @@ import type { LayoutFrame, LayoutNext, LayoutStart } from './graph-worker'
 export interface GraphRunner {
   /** The nodes and links being laid out; their positions change in place. */
   readonly model: GraphModel
+  /** Whether the layout still moves: from `start` until it has settled (before its first frame too). */
+  readonly moving: boolean
   start(graph: GraphResponse, alpha: number): GraphModel
   stop(): void
 }
@@ -18,6 +20,7 @@ export function createGraphRunner(initial: GraphResponse, onFrame: (alpha: numbe
   let worker: Worker | null = null
   let stopFallback = () => {}
   let runs = 0
+  let moving = false
 
   function runOnMainThread(graph: GraphResponse, previous: Map<string, { x: number; y: number }>, alpha: number): GraphModel {
     const { nodes, links, simulation } = createLayout(graph, previous)
@@ -29,6 +32,7 @@ export function createGraphRunner(initial: GraphResponse, onFrame: (alpha: numbe
     const step = () => {
       if (!running) return
       simulation.tick()
+      moving = simulation.alpha() > simulation.alphaMin()
       onFrame(simulation.alpha())
       // One tick a frame, like the worker's pace.
       if (simulation.alpha() > simulation.alphaMin()) requestAnimationFrame(step)
@@ -41,13 +45,18 @@ export function createGraphRunner(initial: GraphResponse, onFrame: (alpha: numbe
     get model() {
       return model
     },
+    get moving() {
+      return moving
+    },
     start(graph, alpha) {
       const previous = new Map(model.nodes.filter((node) => node.x !== undefined).map((node) => [node.path, { x: node.x!, y: node.y! }]))
       stopFallback()
+      moving = alpha > ALPHA_MIN
       if (typeof Worker === 'undefined') return runOnMainThread(graph, previous, alpha)
       model = createModel(graph, previous)
       const run = ++runs
       if (!model.nodes.length) {
+        moving = false
         onFrame(0)
         return model
       }
@@ -59,6 +68,7 @@ export function createGraphRunner(initial: GraphResponse, onFrame: (alpha: numbe
           node.x = positions[index * 2]
           node.y = positions[index * 2 + 1]
         })
+        moving = left > ALPHA_MIN
         onFrame(left)
         // The next positions are asked for once this frame is painted: the worker never runs ahead.
         if (left > ALPHA_MIN) requestAnimationFrame(() => worker?.postMessage({ type: 'next', run } satisfies LayoutNext))
@@ -69,6 +79,7 @@ export function createGraphRunner(initial: GraphResponse, onFrame: (alpha: numbe
     },
     stop() {
       runs++
+      moving = false
       stopFallback()
       worker?.terminate()
       worker = null
