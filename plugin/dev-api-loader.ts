@@ -13,7 +13,7 @@ export interface DevApi {
 }
 
 /** Runs the routes in order, like connect would with each mounted under the prefix. */
-export function runRoutes(routes: ApiMiddleware[], request: ApiRequest, response: ServerResponse, done: NextFunction): void {
+function runRoutes(routes: ApiMiddleware[], request: ApiRequest, response: ServerResponse, done: NextFunction): void {
   let position = 0
   const next: NextFunction = (error) => {
     const route = routes[position++]

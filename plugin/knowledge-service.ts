@@ -11,10 +11,7 @@ import { RESOLVED_GRAPH_MODULE_ID, SITE_DATA_MODULE_ID } from './virtual-modules
 import type { ViteDevServer } from './vite-types.js'
 
 /** The index's code (some 40 modules) is loaded with the first load, not with the config. */
-const loadIndex = async (sourceDir: string, pause?: () => Promise<unknown>): Promise<KnowledgeIndex> =>
-  (await import('../server/knowledge/knowledge-index.js')).KnowledgeIndex.load(sourceDir, pause)
-
-const nextTurn = () => new Promise((resolve) => setImmediate(resolve))
+const loadIndex = async (sourceDir: string): Promise<KnowledgeIndex> => (await import('../server/knowledge/knowledge-index.js')).KnowledgeIndex.load(sourceDir)
 
 /**
  * The blog's one knowledge index, shared by the markdown rule, the API, the sidebar and the graph
@@ -74,10 +71,10 @@ export class KnowledgeService {
       this.loadedFor = site.srcDir
       const held = mode === 'serve' ? this.activity?.loadMayStart : undefined
       this.loading = Promise.resolve(held)
-        // In dev the build gives the event loop a turn between slices: requests are answered meanwhile,
+        // The build gives the event loop a turn between slices: in dev requests are answered meanwhile,
         // and it still ends before the browser asks for the page. (Giving way to every request in flight
         // instead left most of a 10,000-page build for after that ask: the page waited 0.5-1.1 s.)
-        .then(() => loadIndex(site.srcDir, mode === 'serve' ? nextTurn : undefined))
+        .then(() => loadIndex(site.srcDir))
         .then((index) => {
           this.loaded = index
           this.searchStarted = false
@@ -135,7 +132,8 @@ export class KnowledgeService {
     const index = this.builtIndex
     if (!index || this.searchStarted) return
     this.searchStarted = true
-    index.prepareSearch(() => this.activity?.quiet() ?? nextTurn()).catch((error: Error) => console.warn(`[metablog] could not prepare search: ${error.message}`))
+    const activity = this.activity
+    index.prepareSearch(activity ? () => activity.quiet() : undefined).catch((error: Error) => console.warn(`[metablog] could not prepare search: ${error.message}`))
   }
 
   /** In dev, once the first page is out and the server had a lull (at once when nothing is deferred): background work may start. */

@@ -1,5 +1,3 @@
-import type { DefaultTheme } from 'vitepress'
-import { sectionKeyOf } from '../server/knowledge/sidebar-window.js'
 import type { GraphResponse, PageLinks } from './protocol.js'
 
 /**
@@ -38,11 +36,4 @@ export function createGraphSlices(graph: GraphResponse): (path: string) => PageL
       edges: [...edges].sort((left, right) => left - right).map((index): [number, number] => [position.get(graph.edges[index]!.source)!, position.get(graph.edges[index]!.target)!]),
     }
   }
-}
-
-/** The one section of a multi-sidebar a page shows, chosen as VitePress's default theme chooses it. */
-export function sidebarSectionOf(sidebar: DefaultTheme.SidebarMulti, relativePath: string): DefaultTheme.SidebarMulti | undefined {
-  const key = sectionKeyOf(Object.keys(sidebar), relativePath)
-  const section = key === undefined ? undefined : sidebar[key]
-  return section === undefined ? undefined : { [key!]: section }
 }

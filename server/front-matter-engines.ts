@@ -4,12 +4,11 @@ import { grayMatter } from './gray-matter.js'
 
 /** A YAML parser as gray-matter's engines take it. */
 export type YamlParse = (text: string, options?: unknown) => unknown
-type Parse = YamlParse
 interface Engine {
-  parse: Parse
+  parse: YamlParse
   stringify?: (...args: never[]) => string
 }
-export type EngineTable = Record<string, Engine | Parse>
+export type EngineTable = Record<string, Engine | YamlParse>
 
 /** More values than any real front matter holds; a YAML alias bomb passes it within microseconds. */
 export const MAX_FRONT_MATTER_VALUES = 100_000
@@ -34,7 +33,7 @@ function assertSmallExpansion(data: unknown): void {
 }
 
 /** The YAML engine, refusing front matter whose aliases expand beyond reason. */
-export function boundedYaml(parse: Parse): Engine {
+export function boundedYaml(parse: YamlParse): Engine {
   const engine = {
     parse(text: string, options?: unknown) {
       const data = parse(text, options)
@@ -67,10 +66,10 @@ export const REFUSED_ENGINES: Readonly<Record<string, Engine>> = {
   coffee: refusedEngine('coffee', 'a CoffeeScript block would run as code'),
 }
 
-let ownYaml: Parse | undefined
+let ownYaml: YamlParse | undefined
 
 /** gray-matter's own YAML engine (js-yaml's safe load), loading gray-matter with its first call (see gray-matter.ts). */
-export function grayMatterYaml(): Parse {
+export function grayMatterYaml(): YamlParse {
   if (!ownYaml) {
     // gray-matter's types leave out the engines it exposes.
     const engine = (grayMatter() as unknown as { engines: EngineTable }).engines.yaml!
@@ -83,7 +82,7 @@ export function grayMatterYaml(): Parse {
  * Engines for VitePress's documented `markdown.frontmatter.grayMatterOptions.engines`. `yaml` names
  * the YAML parser to bound, asked for with each page (default: gray-matter's own).
  */
-export function safeEngines(yaml: () => Parse = grayMatterYaml): Record<string, Engine> {
+export function safeEngines(yaml: () => YamlParse = grayMatterYaml): Record<string, Engine> {
   return { ...REFUSED_ENGINES, yaml: boundedYaml((text, options) => yaml()(text, options)) }
 }
 

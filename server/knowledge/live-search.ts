@@ -1,4 +1,5 @@
 import type { SearchResult } from '../../plugin/protocol.js'
+import { nextTurn } from './load-pages.js'
 import { SearchIndex, type BodyReader, type SearchablePage } from './search-index.js'
 
 // Long enough to make progress, short enough that the dev server stays responsive.
@@ -10,8 +11,6 @@ const CATCH_UP_MS = 20
 const CATCH_UP_PAGES = 25
 /** Below this many pages, a first build indexes bodies straight away (titles first would not be worth it). */
 const TITLES_FIRST_FROM = 100
-
-const nextTurn = () => new Promise((resolve) => setImmediate(resolve))
 
 /** Search results, and how much of the blog they cover while the first build is still running. */
 export interface SearchAnswer {

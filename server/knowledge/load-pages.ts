@@ -8,7 +8,7 @@ import type { PageInput } from './knowledge-index.js'
 const READ_SLICE_MS = 8
 
 /** The pause between two slices unless the caller gives its own: one turn of the event loop. */
-const nextTurn = () => new Promise((resolve) => setImmediate(resolve))
+export const nextTurn = () => new Promise((resolve) => setImmediate(resolve))
 
 /** A page found on disk: its name (NFC, as /files names it) and the file as spelled on disk. */
 export interface PageFile {

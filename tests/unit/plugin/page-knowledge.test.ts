@@ -3,7 +3,7 @@ import { backlinksOf, neighbourhood } from '../../../client/knowledge/graph-neig
 import { decodePageLinks } from '../../../client/knowledge/page-links.js'
 import { decodeGraph } from '../../../client/knowledge/graph-asset.js'
 import { encodeGraph, graphAsset } from '../../../plugin/graph-asset.js'
-import { createGraphSlices, sidebarSectionOf } from '../../../plugin/page-knowledge.js'
+import { createGraphSlices } from '../../../plugin/page-knowledge.js'
 import type { GraphResponse } from '../../../plugin/protocol.js'
 
 const node = (path: string) => ({ path, title: path.replace(/\.md$/, ''), tags: path.startsWith('posts/') ? ['post'] : [] })
@@ -92,20 +92,5 @@ describe('the graph asset', () => {
 
   it('refuses an edge to a page that is not a node', () => {
     expect(() => encodeGraph({ nodes: [node('a.md')], edges: [{ source: 'a.md', target: 'gone.md' }], unresolved: [] })).toThrow(/gone\.md/)
-  })
-})
-
-describe('sidebarSectionOf', () => {
-  const sidebar = { '/posts/': [{ text: 'Posts', items: [] }], '/posts/deep/': [{ text: 'Deep', items: [] }], '/notes/': { base: '/notes/', items: [{ text: 'Notes' }] } }
-
-  it('picks the deepest section holding the page, keyed as in the site sidebar', () => {
-    expect(sidebarSectionOf(sidebar, 'posts/a.md')).toEqual({ '/posts/': sidebar['/posts/'] })
-    expect(sidebarSectionOf(sidebar, 'posts/deep/b.md')).toEqual({ '/posts/deep/': sidebar['/posts/deep/'] })
-    expect(sidebarSectionOf(sidebar, 'notes/index.md')).toEqual({ '/notes/': sidebar['/notes/'] })
-  })
-
-  it('gives a page outside every section none', () => {
-    expect(sidebarSectionOf(sidebar, 'index.md')).toBeUndefined()
-    expect(sidebarSectionOf(sidebar, 'postscript.md')).toBeUndefined()
   })
 })

@@ -4,7 +4,7 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { attachmentKind, isAttachmentPath } from '../../../../server/knowledge/attachments.js'
 import { KnowledgeIndex } from '../../../../server/knowledge/knowledge-index.js'
-import { listAttachmentPaths } from '../../../../server/knowledge/load-attachments.js'
+import { listSiteFiles } from '../../../../server/knowledge/load-pages.js'
 
 const FILES = [
   'Attachments/bases-noshadow.png',
@@ -106,7 +106,7 @@ describe('the attachment index inside the knowledge index', () => {
   })
 })
 
-describe('listAttachmentPaths', () => {
+describe('listSiteFiles: attachments', () => {
   let root: string
   beforeAll(async () => {
     root = await fs.mkdtemp(path.join(os.tmpdir(), 'metablog-attachments-'))
@@ -122,6 +122,6 @@ describe('listAttachmentPaths', () => {
   afterAll(() => fs.rm(root, { recursive: true, force: true }))
 
   it('lists attachment files, skipping dot-folders, node_modules and every symlink', async () => {
-    expect(await listAttachmentPaths(root)).toEqual(['Attachments/a.png', 'Attachments/icons/b.svg'])
+    expect((await listSiteFiles(root)).attachments).toEqual(['Attachments/a.png', 'Attachments/icons/b.svg'])
   })
 })
