@@ -8,6 +8,8 @@ import type { LayoutFrame, LayoutNext, LayoutStart } from './graph-worker'
 export interface GraphRunner {
   /** The nodes and links being laid out; their positions change in place. */
   readonly model: GraphModel
+  /** How much the layout still moves: the start's alpha until its first frame, then each frame's; 0 once stopped. */
+  readonly alpha: number
   /** Whether the layout still moves: from `start` until it has settled (before its first frame too). */
   readonly moving: boolean
   start(graph: GraphResponse, alpha: number): GraphModel
@@ -20,22 +22,22 @@ export function createGraphRunner(initial: GraphResponse, onFrame: (alpha: numbe
   let worker: Worker | null = null
   let stopFallback = () => {}
   let runs = 0
-  let moving = false
+  let alpha = 0
 
-  function runOnMainThread(graph: GraphResponse, previous: Map<string, { x: number; y: number }>, alpha: number): GraphModel {
+  function runOnMainThread(graph: GraphResponse, previous: Map<string, { x: number; y: number }>, startAlpha: number): GraphModel {
     const { nodes, links, simulation } = createLayout(graph, previous)
     // The links hold their node objects, so the simulation's moves show up in the drawing.
     model = { nodes, links: links as GraphModel['links'] }
-    simulation.alpha(alpha)
+    simulation.alpha(startAlpha)
     let running = true
     stopFallback = () => (running = false)
     const step = () => {
       if (!running) return
       simulation.tick()
-      moving = simulation.alpha() > simulation.alphaMin()
-      onFrame(simulation.alpha())
+      alpha = simulation.alpha()
+      onFrame(alpha)
       // One tick a frame, like the worker's pace.
-      if (simulation.alpha() > simulation.alphaMin()) requestAnimationFrame(step)
+      if (alpha > simulation.alphaMin()) requestAnimationFrame(step)
     }
     step()
     return model
@@ -45,18 +47,21 @@ export function createGraphRunner(initial: GraphResponse, onFrame: (alpha: numbe
     get model() {
       return model
     },
-    get moving() {
-      return moving
+    get alpha() {
+      return alpha
     },
-    start(graph, alpha) {
+    get moving() {
+      return alpha > ALPHA_MIN
+    },
+    start(graph, startAlpha) {
       const previous = new Map(model.nodes.filter((node) => node.x !== undefined).map((node) => [node.path, { x: node.x!, y: node.y! }]))
       stopFallback()
-      moving = alpha > ALPHA_MIN
-      if (typeof Worker === 'undefined') return runOnMainThread(graph, previous, alpha)
+      alpha = startAlpha
+      if (typeof Worker === 'undefined') return runOnMainThread(graph, previous, startAlpha)
       model = createModel(graph, previous)
       const run = ++runs
       if (!model.nodes.length) {
-        moving = false
+        alpha = 0
         onFrame(0)
         return model
       }
@@ -68,18 +73,18 @@ export function createGraphRunner(initial: GraphResponse, onFrame: (alpha: numbe
           node.x = positions[index * 2]
           node.y = positions[index * 2 + 1]
         })
-        moving = left > ALPHA_MIN
+        alpha = left
         onFrame(left)
         // The next positions are asked for once this frame is painted: the worker never runs ahead.
         if (left > ALPHA_MIN) requestAnimationFrame(() => worker?.postMessage({ type: 'next', run } satisfies LayoutNext))
       }
       const { links, positions } = encodeModel(model)
-      worker.postMessage({ type: 'start', run, links, positions, alpha } satisfies LayoutStart, [links.buffer, positions.buffer])
+      worker.postMessage({ type: 'start', run, links, positions, alpha: startAlpha } satisfies LayoutStart, [links.buffer, positions.buffer])
       return model
     },
     stop() {
       runs++
-      moving = false
+      alpha = 0
       stopFallback()
       worker?.terminate()
       worker = null
