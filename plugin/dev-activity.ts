@@ -8,6 +8,7 @@ const MAX_QUIET_WAIT_MS = 250
 const LULL_MS = 200
 
 const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds))
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve))
 
 /** A promise and the function that resolves it. */
 function createSignal(): { reached: Promise<void>; reach: () => void } {
@@ -24,6 +25,8 @@ function createSignal(): { reached: Promise<void>; reach: () => void } {
 export class DevActivity {
   private inFlight = 0
   private lastEndedAt = 0
+  /** Loads a request waits for (the API's modules): background slices wait until they have settled. */
+  private readonly foregroundLoads = new Set<Promise<unknown>>()
   private readonly pageServed = createSignal()
   private readonly loadAllowed = createSignal()
 
@@ -50,6 +53,27 @@ export class DevActivity {
       this.loadAllowed.reach()
       if (page) this.pageServed.reach()
     }
+  }
+
+  /**
+   * Marks `work` as something a request waits for: until it settles, background slices (see `turn`)
+   * wait. Loading the API's modules takes hundreds of small asynchronous steps, and each would
+   * otherwise wait behind a slice of the index build: the first call took a second, not 150 ms.
+   */
+  foreground<T>(work: Promise<T>): Promise<T> {
+    const settled = work.then(
+      () => undefined,
+      () => undefined,
+    )
+    this.foregroundLoads.add(settled)
+    void settled.then(() => this.foregroundLoads.delete(settled))
+    return work
+  }
+
+  /** The pause between two slices of background work: one turn of the event loop, after any foreground load. */
+  async turn(): Promise<void> {
+    while (this.foregroundLoads.size > 0) await Promise.all(this.foregroundLoads)
+    await nextTurn()
   }
 
   /** Resolves once no request is being answered and none ended just now, or after a bounded wait, so indexing still progresses. */

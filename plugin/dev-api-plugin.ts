@@ -32,20 +32,21 @@ export function devApiPlugin(options: ResolvedOptions, knowledge: KnowledgeServi
       const site = siteConfigOf(server)
       const log = server.config.logger
       const api = createDevApiLoader(
-        async () => (await import('./dev-api.js')).createDevApi(server, site, options, knowledge),
+        // Ahead of the index's build: a request is waiting for these modules.
+        () => knowledge.ahead(async () => (await import('./dev-api.js')).createDevApi(server, site, options, knowledge)),
         (message) => log.error(message),
       )
       server.watcher.on('all', (event, file) => api.fileEvent(event, file))
       // Graph and search are a few small modules of their own: a search right after the start does not wait for the model gateway.
       const knowledgeRoutes = createDevApiLoader(
-        async () => ({
+        () => knowledge.ahead(async () => ({
           routes: (await import('./middleware/knowledge.js')).knowledgeMiddleware({
             ready: async () => (await knowledge.ready, knowledge.index),
             now: () => knowledge.builtIndex,
             searching: () => knowledge.startSearch(),
           }),
           fileEvent: () => undefined,
-        }),
+        })),
         (message) => log.error(message),
       )
       const checkRequest = createRequestGuard({

@@ -11,7 +11,8 @@ import { RESOLVED_GRAPH_MODULE_ID, SITE_DATA_MODULE_ID } from './virtual-modules
 import type { ViteDevServer } from './vite-types.js'
 
 /** The index's code (some 40 modules) is loaded with the first load, not with the config. */
-const loadIndex = async (sourceDir: string): Promise<KnowledgeIndex> => (await import('../server/knowledge/knowledge-index.js')).KnowledgeIndex.load(sourceDir)
+const loadIndex = async (sourceDir: string, pause?: () => Promise<void>): Promise<KnowledgeIndex> =>
+  (await import('../server/knowledge/knowledge-index.js')).KnowledgeIndex.load(sourceDir, pause)
 
 /**
  * The blog's one knowledge index, shared by the markdown rule, the API, the sidebar and the graph
@@ -74,7 +75,7 @@ export class KnowledgeService {
         // The build gives the event loop a turn between slices: in dev requests are answered meanwhile,
         // and it still ends before the browser asks for the page. (Giving way to every request in flight
         // instead left most of a 10,000-page build for after that ask: the page waited 0.5-1.1 s.)
-        .then(() => loadIndex(site.srcDir))
+        .then(() => loadIndex(site.srcDir, this.activity ? () => this.activity!.turn() : undefined))
         .then((index) => {
           this.loaded = index
           this.searchStarted = false
@@ -117,6 +118,11 @@ export class KnowledgeService {
   /** Whether VitePress's site data depends on the index: only when the author's own sidebar gets the new pages. */
   get shapesSiteData(): boolean {
     return this.options.sidebar && this.userSidebar !== undefined
+  }
+
+  /** In dev, runs `work` ahead of the index's build, whose slices wait for it (see DevActivity.foreground); a request waits for it. */
+  ahead<T>(work: () => Promise<T>): Promise<T> {
+    return this.activity ? this.activity.foreground(work()) : work()
   }
 
   /** In dev, called before `load`: the index and the search index load when `activity` lets them (see DevActivity). */

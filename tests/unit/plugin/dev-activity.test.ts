@@ -53,4 +53,19 @@ describe('DevActivity', () => {
     expect(performance.now() - started).toBeGreaterThanOrEqual(240)
     done()
   })
+
+  it('holds background slices back until a foreground load has settled, failed or not', async () => {
+    const activity = new DevActivity()
+    expect(await settled(activity.turn())).toBe(true)
+    let finish = () => {}
+    const loaded = activity.foreground(new Promise<string>((resolve) => (finish = () => resolve('routes'))))
+    const turn = activity.turn()
+    expect(await settled(turn, 100)).toBe(false)
+    finish()
+    expect(await loaded).toBe('routes')
+    expect(await settled(turn)).toBe(true)
+    const failed = activity.foreground(Promise.reject(new Error('no module')))
+    await expect(failed).rejects.toThrow('no module')
+    expect(await settled(activity.turn())).toBe(true)
+  })
 })
