@@ -4,8 +4,9 @@
 // beyond the model, per step, is the time between the model finishing one turn (its connection
 // closed) and the next turn's request reaching it: the stream's tail through the gateway, the page
 // parsing it, running the tools over HTTP, saving the checkpoint, updating the panel, and the next
-// request back through the gateway. Resource Timing in the page splits that into the page's share
-// (last byte of a turn in the page → the next request leaving it) and the gateway's.
+// request back through the gateway. Resource Timing in the page splits that into the gateway's share,
+// the tools' requests (while at least one is in flight) and the rest of the page's share (last byte
+// of a turn in the page → the next request leaving it): the loop's own time, which the target is for.
 import fs from 'node:fs/promises'
 import path from 'node:path'
 import { performance } from 'node:perf_hooks'
@@ -17,15 +18,22 @@ import { freePort, startDevServerProcess } from '../helpers/dev-server-process.j
 
 const PAGE = 'posts/atomic-file-writes.md'
 const ROUTE = '/posts/atomic-file-writes'
-const CHAT_PATH = '/__metablog/api/llm/v1/chat/completions'
+const API_PATH = '/__metablog/api'
+const CHAT_ROUTE = '/llm/v1/chat/completions'
 /** AGENT_BENCH_PROFILE=/tmp/loop writes the page's CPU profile of each step count's last run to /tmp/loop-<steps>.cpuprofile. */
 const PROFILE_TO = process.env.AGENT_BENCH_PROFILE
+/** AGENT_BENCH_TRACE=/tmp/loop writes a timeline trace (requests, tasks, rendering) of each step count's last run to /tmp/loop-<steps>.json. */
+const TRACE_TO = process.env.AGENT_BENCH_TRACE
 
 export interface BrowserStep {
   /** Beyond the model, per step: model closed → next request received, at the model. */
   perStep: number
   /** Of which in the page: last byte of a turn in the page → the next request leaving it. */
   pagePerStep: number
+  /** Of which the read tools' requests were in flight (side by side: the time at least one was). */
+  toolsPerStep: number
+  /** The rest of the page's share: the loop's own time (parsing, checkpoints, the panel, the next request). */
+  loopPerStep: number
   /** The page's main-thread CPU time per step, from a trace: what the machine's load does not inflate. */
   mainThreadCpuPerStep: number
 }
@@ -78,7 +86,7 @@ async function runOnce(page: Page, cdp: CDPSession, fake: FakeLlm, origin: strin
     await cdp.send('Profiler.start')
   }
   const browser = page.context().browser()!
-  await browser.startTracing(page, { categories: ['toplevel'] })
+  await browser.startTracing(page, { categories: TRACE_TO ? ['toplevel', 'devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'loading'] : ['toplevel'] })
   const input = page.getByRole('textbox', { name: 'Message MetaBlog' })
   await input.fill(`read the atomic writes post again and again, round ${round}`)
   await input.press('Enter')
@@ -91,26 +99,54 @@ async function runOnce(page: Page, cdp: CDPSession, fake: FakeLlm, origin: strin
   }
   await page.getByTestId('metablog-message').filter({ hasText: marker }).waitFor({ timeout: 30_000 })
   await page.getByTestId('metablog-progress').waitFor({ state: 'detached', timeout: 30_000 })
-  const cpu = mainThreadCpu(await browser.stopTracing())
+  const traced = await browser.stopTracing()
+  if (TRACE_TO) await fs.writeFile(`${TRACE_TO}-${steps}.json`, traced)
+  const cpu = mainThreadCpu(traced)
   if (profiling) await fs.writeFile(`${PROFILE_TO}-${steps}.cpuprofile`, JSON.stringify((await cdp.send('Profiler.stop')).profile))
   const requests = fake.chatRequests
   const gaps = requests.slice(1).map((request, index) => request.receivedAt - requests[index]!.closedAt!)
-  const chat = await page.evaluate(
-    (chatPath) =>
+  const timings = await page.evaluate(
+    (apiPath) =>
       performance
         .getEntriesByType('resource')
-        .filter((entry) => new URL(entry.name).pathname === chatPath)
-        .map((entry) => [entry.startTime, (entry as PerformanceResourceTiming).responseEnd]),
-    CHAT_PATH,
+        .filter((entry) => new URL(entry.name).pathname.startsWith(apiPath))
+        .map((entry) => [new URL(entry.name).pathname.slice(apiPath.length), entry.startTime, (entry as PerformanceResourceTiming).responseEnd] as const),
+    API_PATH,
   )
+  const spans = (route: string): Span[] => timings.filter(([name]) => name === route).map(([, start, end]) => [start, end])
+  const chat = spans(CHAT_ROUTE)
   if (chat.length !== steps) throw new Error(`the page made ${chat.length} model requests, expected ${steps}`)
-  const pageGaps = chat.slice(1).map(([start], index) => start! - chat[index]![1]!)
+  const tools = [...spans('/files'), ...spans('/search')]
+  // Each gap: the page has a turn's last byte → it sends the next turn's request.
+  const pageGaps: Span[] = chat.slice(1).map(([start], index) => [chat[index]![1], start])
+  const toolGaps = pageGaps.map((gap) => coveredWithin(gap, tools))
   const sum = (values: number[]) => values.reduce((total, value) => total + value, 0)
+  const pageMs = sum(pageGaps.map(([from, to]) => to - from))
   return {
     perStep: sum(gaps) / gaps.length,
-    pagePerStep: sum(pageGaps) / pageGaps.length,
+    pagePerStep: pageMs / pageGaps.length,
+    toolsPerStep: sum(toolGaps) / pageGaps.length,
+    loopPerStep: (pageMs - sum(toolGaps)) / pageGaps.length,
     mainThreadCpuPerStep: cpu / steps,
   }
+}
+
+type Span = [start: number, end: number]
+
+/** How much of `window` at least one of `spans` covers (the tools' requests overlap one another). */
+function coveredWithin([from, to]: Span, spans: Span[]): number {
+  const clipped = spans
+    .map(([start, end]): Span => [Math.max(start, from), Math.min(end, to)])
+    .filter(([start, end]) => end > start)
+    .sort((a, b) => a[0] - b[0])
+  let covered = 0
+  let reached = from
+  for (const [start, end] of clipped) {
+    if (end <= reached) continue
+    covered += end - Math.max(start, reached)
+    reached = end
+  }
+  return covered
 }
 
 /** The demo blog on a dev server of its own, with the step limit raised for the long loop. */
