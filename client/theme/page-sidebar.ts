@@ -96,12 +96,15 @@ async function onMore(event: Event): Promise<void> {
 export function providePageSidebar(app: App): void {
   const data = app.runWithContext(() => inject<VitePressData | undefined>(dataSymbol, undefined))
   if (!data) return
+  // The computed holds these three refs, not `data`: VitePress's SSR keeps some of each render's
+  // closures (onContentUpdated), and through `data` they would keep its whole app alive.
+  const { page, site, theme: siteTheme } = data
   const theme = computed(() => {
-    const packed = (data.page.value as { metablog?: PageKnowledge }).metablog?.sidebar
+    const packed = (page.value as { metablog?: PageKnowledge }).metablog?.sidebar
     const section = packed && unpackSection(packed)
     const own: DefaultTheme.SidebarMulti | undefined = section && { [section.key]: section.items }
-    const sidebar = shownSidebar(own, data.page.value.relativePath, data.site.value.lang)
-    return sidebar ? { ...data.theme.value, sidebar } : data.theme.value
+    const sidebar = shownSidebar(own, page.value.relativePath, site.value.lang)
+    return sidebar ? { ...siteTheme.value, sidebar } : siteTheme.value
   })
   // Replaced, not provided again: Vue warns in dev when a key is provided twice.
   ;(app._context.provides as Record<symbol, unknown>)[dataSymbol as symbol] = { ...data, theme }
