@@ -57,8 +57,8 @@ export class DevActivity {
 
   /**
    * Marks `work` as something a request waits for: until it settles, background slices (see `turn`)
-   * wait. Loading the API's modules takes hundreds of small asynchronous steps, and each would
-   * otherwise wait behind a slice of the index build: the first call took a second, not 150 ms.
+   * wait. Loading modules takes many small asynchronous steps, and each would otherwise wait behind
+   * a slice of the index build.
    */
   foreground<T>(work: Promise<T>): Promise<T> {
     const settled = work.then(

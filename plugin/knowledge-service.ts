@@ -10,7 +10,7 @@ import type { SidebarUpdatedPayload } from './protocol.js'
 import { RESOLVED_GRAPH_MODULE_ID, SITE_DATA_MODULE_ID } from './virtual-modules.js'
 import type { ViteDevServer } from './vite-types.js'
 
-/** The index's code (some 40 modules) is loaded with the first load, not with the config. */
+/** The index's code (a chunk of its own in the bundle) is loaded with the first load, not with the config. */
 const loadIndex = async (sourceDir: string, pause?: () => Promise<void>): Promise<KnowledgeIndex> =>
   (await import('../server/knowledge/knowledge-index.js')).KnowledgeIndex.load(sourceDir, pause)
 
@@ -70,12 +70,13 @@ export class KnowledgeService {
     this.useSite(site)
     if (!this.loading || this.loadedFor !== site.srcDir) {
       this.loadedFor = site.srcDir
-      const held = mode === 'serve' ? this.activity?.loadMayStart : undefined
+      const activity = mode === 'serve' ? this.activity : null
+      const held = activity?.loadMayStart
       this.loading = Promise.resolve(held)
         // The build gives the event loop a turn between slices: in dev requests are answered meanwhile,
         // and it still ends before the browser asks for the page. (Giving way to every request in flight
         // instead left most of a 10,000-page build for after that ask: the page waited 0.5-1.1 s.)
-        .then(() => loadIndex(site.srcDir, this.activity ? () => this.activity!.turn() : undefined))
+        .then(() => loadIndex(site.srcDir, activity ? () => activity.turn() : undefined))
         .then((index) => {
           this.loaded = index
           this.searchStarted = false
