@@ -1,6 +1,7 @@
 // Runs the force layout off the main thread, so a 2,000-page graph pans and paints smoothly. It
-// speaks typed arrays only (no page paths or titles cross over), and it ticks when the page asks for
-// the next frame: it never runs ahead of what the page can draw, nor takes the CPU the page needs.
+// speaks typed arrays only (no page paths or titles cross over), and it works out the next frame while
+// the page draws the last one, then waits for the page to ask for it: one frame ahead, never more, so
+// a tick and a draw share a display frame instead of taking one each.
 import { createSimulation, type PlacedNode } from './graph-layout'
 
 /** A new layout: `links` holds node indices in pairs; `positions` x, y per node, NaN where unplaced. */
@@ -31,6 +32,8 @@ export interface LayoutFrame {
 const MORE_TICKS_WITHIN_MS = 6
 
 let current: { run: number; nodes: PlacedNode[]; simulation: ReturnType<typeof createSimulation<PlacedNode>> } | null = null
+/** The current run's next frame, worked out ahead while the page draws. */
+let ahead: LayoutFrame | null = null
 
 function start({ run, links, positions, alpha }: LayoutStart): void {
   const count = positions.length / 2
@@ -50,12 +53,13 @@ function start({ run, links, positions, alpha }: LayoutStart): void {
   const simulation = createSimulation(nodes, pairs)
   simulation.alpha(alpha)
   current = { run, nodes, simulation }
+  ahead = null
   next(run)
 }
 
-function next(run: number): void {
-  if (!current || current.run !== run) return
-  const { nodes, simulation } = current
+/** Ticks the current run for one frame. */
+function tickFrame(): LayoutFrame {
+  const { run, nodes, simulation } = current!
   const begun = performance.now()
   do simulation.tick()
   while (simulation.alpha() > simulation.alphaMin() && performance.now() - begun < MORE_TICKS_WITHIN_MS)
@@ -64,7 +68,19 @@ function next(run: number): void {
     positions[index * 2] = nodes[index]!.x ?? 0
     positions[index * 2 + 1] = nodes[index]!.y ?? 0
   }
-  self.postMessage({ run, positions, alpha: simulation.alpha() } satisfies LayoutFrame, { transfer: [positions.buffer] })
+  return { run, positions, alpha: simulation.alpha() }
+}
+
+function next(run: number): void {
+  if (!current || current.run !== run) return
+  const frame = ahead ?? tickFrame()
+  ahead = null
+  self.postMessage(frame, { transfer: [frame.positions.buffer] })
+  if (frame.alpha <= current.simulation.alphaMin()) return
+  // After this message is handled: a 'next' already waiting is answered first (with a fresh tick).
+  setTimeout(() => {
+    if (current?.run === run && ahead === null) ahead = tickFrame()
+  })
 }
 
 self.onmessage = (event: MessageEvent<LayoutRequest>) => {
