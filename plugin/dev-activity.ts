@@ -1,4 +1,5 @@
 // The dev server's requests, as its background work (the knowledge index, the search index) sees them.
+import { nextTurn } from '../server/knowledge/load-pages.js'
 
 /** Background indexing waits while requests are answered, and this long after the last one ends... */
 const QUIET_MS = 20
@@ -8,7 +9,6 @@ const MAX_QUIET_WAIT_MS = 250
 const LULL_MS = 200
 
 const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds))
-const nextTurn = () => new Promise((resolve) => setImmediate(resolve))
 
 /** A promise and the function that resolves it. */
 function createSignal(): { reached: Promise<void>; reach: () => void } {
@@ -81,7 +81,7 @@ export class DevActivity {
     const started = performance.now()
     const busy = () => this.inFlight > 0 || performance.now() - this.lastEndedAt < QUIET_MS
     while (busy() && performance.now() - started < MAX_QUIET_WAIT_MS) await sleep(QUIET_MS)
-    await new Promise((resolve) => setImmediate(resolve))
+    await nextTurn()
   }
 
   /** Resolves once the first page module was sent and the server then had a lull. */

@@ -31,7 +31,13 @@ export interface LayoutFrame {
 // Another tick in the same frame starts only this soon, so a frame's positions are never late.
 const MORE_TICKS_WITHIN_MS = 6
 
-let current: { run: number; nodes: PlacedNode[]; simulation: ReturnType<typeof createSimulation<PlacedNode>> } | null = null
+interface Layout {
+  run: number
+  nodes: PlacedNode[]
+  simulation: ReturnType<typeof createSimulation<PlacedNode>>
+}
+
+let current: Layout | null = null
 /** The current run's next frame, worked out ahead while the page draws. */
 let ahead: LayoutFrame | null = null
 
@@ -57,9 +63,8 @@ function start({ run, links, positions, alpha }: LayoutStart): void {
   next(run)
 }
 
-/** Ticks the current run for one frame. */
-function tickFrame(): LayoutFrame {
-  const { run, nodes, simulation } = current!
+/** Ticks a run for one frame. */
+function tickFrame({ run, nodes, simulation }: Layout): LayoutFrame {
   const begun = performance.now()
   do simulation.tick()
   while (simulation.alpha() > simulation.alphaMin() && performance.now() - begun < MORE_TICKS_WITHIN_MS)
@@ -73,13 +78,13 @@ function tickFrame(): LayoutFrame {
 
 function next(run: number): void {
   if (!current || current.run !== run) return
-  const frame = ahead ?? tickFrame()
+  const frame = ahead ?? tickFrame(current)
   ahead = null
   self.postMessage(frame, { transfer: [frame.positions.buffer] })
   if (frame.alpha <= current.simulation.alphaMin()) return
   // After this message is handled: a 'next' already waiting is answered first (with a fresh tick).
   setTimeout(() => {
-    if (current?.run === run && ahead === null) ahead = tickFrame()
+    if (current?.run === run && ahead === null) ahead = tickFrame(current)
   })
 }
 
