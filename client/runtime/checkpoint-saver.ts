@@ -43,6 +43,15 @@ const WHOLE_AFTER_BYTES = 64 * 1024
 
 type Held = CheckpointPatch['base']
 
+const postTask = (globalThis as { scheduler?: { postTask?(callback: () => void): Promise<void> } }).scheduler?.postTask
+/**
+ * Resolves once the task that asked for a save has run to its end: the agent loop asks for one just
+ * before it sends the model or its tools their next request, which should leave first (the save only
+ * has to land before the answer is acted on). Where there is no `scheduler.postTask` (Node, older
+ * browsers), at once.
+ */
+const afterThisTask: () => Promise<void> = postTask ? () => postTask.call((globalThis as { scheduler?: object }).scheduler, () => {}) : () => Promise.resolve()
+
 /**
  * Saves a task's checkpoints in order. One save runs at a time and at most one waits behind it,
  * taking the latest state when it starts, so a slow server never builds a queue of stale snapshots
@@ -76,7 +85,7 @@ export class CheckpointSaver {
   save(): Promise<void> {
     this.lastSave = Date.now()
     if (this.queued) return this.queued
-    const queued = this.saving.then(async () => {
+    const queued = this.saving.then(afterThisTask).then(async () => {
       this.queued = null
       try {
         await this.send(this.snapshot())

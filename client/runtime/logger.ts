@@ -96,8 +96,16 @@ function isDevBuild(): boolean {
   return env?.DEV === true
 }
 
+const unprinted: LogEntry[] = []
+/**
+ * Prints after the current task, several entries at once: with DevTools open a console call costs a
+ * millisecond, and tool calls are logged on the agent loop's way to its next request.
+ */
 function consoleSink(entry: LogEntry): void {
-  console.debug(`[metablog] ${entry.event}`, entry)
+  if (unprinted.push(entry) > 1) return
+  setTimeout(() => {
+    for (const queued of unprinted.splice(0)) console.debug(`[metablog] ${queued.event}`, queued)
+  }, 0)
 }
 
 export function createLogger(options: LoggerOptions = {}): Logger {

@@ -68,8 +68,8 @@ export function createModelPort(options: {
       handlers.onReasoning?.(split.reasoning, reasoning)
     }
     const written = text + reasoning + toolCalls.map((call) => call.name + call.rawArguments).join('')
-    // No usage from the provider: counted here, and marked as an estimate.
-    const estimate = { promptTokens: estimatePromptTokens(request.messages), completionTokens: estimateTokens(written), estimated: true }
+    // No usage from the provider: counted here, and marked as an estimate (the whole request, so only then).
+    const estimate = usage ? undefined : { promptTokens: estimatePromptTokens(request.messages), completionTokens: estimateTokens(written), estimated: true }
     recordCall(options, taskId, usage, started, reasoning ? { reasoningCharacters: reasoning.length } : {}, estimate)
     return { text: split.text, toolCalls, finishReason, usage, reasoning }
   }

@@ -17,6 +17,7 @@ import { useModelChoice } from './model-choice'
 import { offeredCommands } from './slash-commands'
 import { createCardWrites } from './card-writes'
 import { createResumeActions } from './resume-actions'
+import { createFrameBatch } from './frame-batch'
 import type { PageWrites } from './page-writes'
 import { builtinSkills } from '../skills'
 
@@ -74,8 +75,16 @@ export const useAssistantStore = defineStore('metablog-assistant', () => {
   let runtime: AgentRuntime | null = null
   const modelChoice = useModelChoice(() => runtime)
 
+  // The runtime's changes reach the panel once a frame (see frame-batch.ts); the runtime itself, and
+  // the store's own changes, always see and build on the latest state.
+  const frame = createFrameBatch()
+  function latest(): AssistantMessage[] {
+    frame.flush()
+    return messages.value
+  }
+
   function patchMessages(match: (message: AssistantMessage) => boolean, patch: (message: AssistantMessage) => Partial<AssistantMessage>): void {
-    messages.value = messages.value.map((message) => (match(message) ? ({ ...message, ...patch(message) } as AssistantMessage) : message))
+    messages.value = latest().map((message) => (match(message) ? ({ ...message, ...patch(message) } as AssistantMessage) : message))
   }
 
   let writes: ReturnType<typeof createCardWrites> | null = null
@@ -93,44 +102,58 @@ export const useAssistantStore = defineStore('metablog-assistant', () => {
     }
   }
 
+  /** Adds a message now (the store's own, or the runtime's once its frame comes). */
+  function push(message: ChatMessage): void {
+    messages.value = [...latest(), message]
+    writes?.onPushed(message)
+  }
+
+  function update(id: string, patch: Partial<ChatMessage>): void {
+    const current = latest()
+    // Only that one message: an id is never reused, but a conversation saved by an older version may repeat one.
+    const index = current.findLastIndex((message) => message.id === id)
+    if (index !== -1) messages.value = current.with(index, { ...current[index], ...patch } as AssistantMessage)
+    writes?.onUpdated(id, patch)
+  }
+
   const chatState: ChatState = {
     get messages() {
-      return messages.value
+      return latest()
     },
     pushMessage(message: ChatMessage) {
-      messages.value = [...messages.value, message]
-      writes?.onPushed(message)
+      frame.defer(() => push(message))
     },
     updateMessage(id, patch) {
-      // Only that one message: an id is never reused, but a conversation saved by an older version may repeat one.
-      const index = messages.value.findLastIndex((message) => message.id === id)
-      if (index !== -1) messages.value = messages.value.with(index, { ...messages.value[index], ...patch } as AssistantMessage)
-      writes?.onUpdated(id, patch)
+      frame.defer(() => update(id, patch))
     },
     setStatus(state, id) {
+      // A task starts, waits for the author or ends a few times at most: shown at once, with what led to it.
+      frame.flush()
       starting.value = false
       status.value = state
       taskId.value = id
       if (id !== null && FINAL_STATES.includes(state)) settleTask(id)
     },
     setProgress(value) {
-      progress.value = value
+      frame.defer(() => (progress.value = value))
     },
     setResumable(tasks) {
+      // Rare, and the store's own resume and discard change the list too: at once, after what came before.
+      frame.flush()
       resumable.value = tasks
     },
     setSessionCost(cost) {
-      runtimeCost.value = cost
+      frame.defer(() => (runtimeCost.value = cost))
     },
   }
 
   function note(text: string, task?: string): void {
-    chatState.pushMessage({ id: noteId(), kind: 'assistant', taskId: task, text, streaming: false })
+    push({ id: noteId(), kind: 'assistant', taskId: task, text, streaming: false })
   }
 
   function reportFailure(error: unknown, retryText?: string, task?: string): void {
     const message = error instanceof Error ? error.message : String(error)
-    chatState.pushMessage({ id: noteId(), kind: 'error', taskId: task, code: errorCode(error) ?? 'ERR_UI', message, retryText })
+    push({ id: noteId(), kind: 'error', taskId: task, code: errorCode(error) ?? 'ERR_UI', message, retryText })
   }
 
   /** Runs a runtime call that lasts as long as its task, turning a throw into an error card. */
@@ -154,9 +177,9 @@ export const useAssistantStore = defineStore('metablog-assistant', () => {
     runtime = factory(chatState)
     if (!runtime) return false
     writes = createCardWrites({
-      messages,
-      patch: (id, patch) => chatState.updateMessage(id, patch as Partial<ChatMessage>),
-      push: chatState.pushMessage,
+      messages: latest,
+      patch: (id, patch) => update(id, patch as Partial<ChatMessage>),
+      push,
       journal,
       newId: noteId,
     })
@@ -303,6 +326,7 @@ export const useAssistantStore = defineStore('metablog-assistant', () => {
   /** Starts a new conversation; what this tab spent stays in the session total. */
   function clearConversation(): void {
     if (isWorking.value) return
+    frame.flush()
     messages.value = []
     runtime?.newConversation()
     modelChoice.resetModel()
@@ -325,7 +349,9 @@ export const useAssistantStore = defineStore('metablog-assistant', () => {
   /** History's "Continue": the logged conversation becomes the current one, with its context. */
   async function continueSession(id: string): Promise<void> {
     if (!runtime || isWorking.value) return
-    messages.value = await runtime.continueSession(id)
+    const conversation = await runtime.continueSession(id)
+    frame.flush()
+    messages.value = conversation
     saveSessionId(id)
   }
 
@@ -338,7 +364,7 @@ export const useAssistantStore = defineStore('metablog-assistant', () => {
   function persist(): void {
     clearTimeout(saveTimer)
     saveTimer = undefined
-    saveConversation({ messages: messages.value, cost: sessionCost.value, draft: draft.value, open: open.value })
+    saveConversation({ messages: latest(), cost: sessionCost.value, draft: draft.value, open: open.value })
   }
   watch([messages, sessionCost, draft, open], () => {
     // Streaming updates arrive many times a second; one write per pause is enough.

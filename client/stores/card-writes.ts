@@ -1,5 +1,5 @@
 // What became of an accepted change (written, met a conflict, failed), its Undo, and "Insert into page".
-import { reactive, shallowReactive, type Ref } from 'vue'
+import { reactive, shallowReactive } from 'vue'
 import { errorCode } from '../api/errors'
 import type { ApprovalDecision, ChatMessage, ConflictDecision } from '../runtime/types'
 import type { AssistantMessage, WriteOutcome } from './conversation-storage'
@@ -15,7 +15,8 @@ export interface UndoState {
 }
 
 export interface CardWritesOptions {
-  messages: Ref<AssistantMessage[]>
+  /** The conversation as it is now (also changes the panel has not drawn yet). */
+  messages(): AssistantMessage[]
   patch(id: string, patch: Partial<AssistantMessage>): void
   push(message: ChatMessage): void
   journal: PageWrites | null
@@ -42,7 +43,7 @@ export function createCardWrites(options: CardWritesOptions) {
 
   /** The first accepted card of this task and page whose write has not been accounted for yet. */
   function cardFor(taskId: string | undefined, path: string): Approval | undefined {
-    return messages.value.find(
+    return messages().find(
       (message): message is Approval =>
         message.kind === 'approval' &&
         message.taskId === taskId &&
@@ -71,7 +72,7 @@ export function createCardWrites(options: CardWritesOptions) {
   /** The runtime pushed a card: a conflict card belongs to the accepted change that met it. */
   function onPushed(message: ChatMessage): void {
     if (message.kind !== 'conflict') return
-    const card = [...messages.value]
+    const card = [...messages()]
       .reverse()
       .find((item): item is Approval => item.kind === 'approval' && item.taskId === message.taskId && item.proposal.path === message.path && item.status === 'accepted')
     if (!card) return
@@ -119,7 +120,7 @@ export function createCardWrites(options: CardWritesOptions) {
 
   /** Proposes a reply as an addition to `path` (after the selection's paragraph, or at the end): a normal approval card. */
   async function proposeInsert(replyId: string, path: string, selection: string | null): Promise<void> {
-    const reply = messages.value.find((message) => message.id === replyId)
+    const reply = messages().find((message) => message.id === replyId)
     const api = journal?.api
     if (reply?.kind !== 'assistant' || !api) return
     const { content, hash } = await api.readFile(path)
@@ -162,7 +163,7 @@ export function createCardWrites(options: CardWritesOptions) {
   }
 
   async function writeInsert(id: string, insert: { path: string; content: string; hash: string; at: number }, edited?: string): Promise<void> {
-    const approval = messages.value.find((message): message is Approval => message.id === id && message.kind === 'approval')
+    const approval = messages().find((message): message is Approval => message.id === id && message.kind === 'approval')
     const text = edited ?? approval?.proposal.after ?? ''
     const api = journal!.api!
     patch(id, { status: 'accepted' })

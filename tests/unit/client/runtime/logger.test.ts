@@ -90,12 +90,15 @@ describe('createLogger', () => {
     expect(error).toHaveBeenCalled()
   })
 
-  it('logs to console.debug by default only in dev', () => {
+  it('logs to console.debug by default only in dev, after the current task', async () => {
     const debug = vi.spyOn(console, 'debug').mockImplementation(() => {})
     createLogger({ dev: false }).log('agent.input.received', {})
+    const dev = createLogger({ dev: true })
+    dev.log('agent.input.received', {})
+    dev.log('agent.skill.started', { skill: 'summarize' })
     expect(debug).not.toHaveBeenCalled()
-    createLogger({ dev: true }).log('agent.input.received', {})
-    expect(debug).toHaveBeenCalledTimes(1)
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    expect(debug.mock.calls.map(([label]) => label)).toEqual(['[metablog] agent.input.received', '[metablog] agent.skill.started'])
   })
 
   it('tells subscribers about new entries', () => {

@@ -41,6 +41,8 @@ describe('useAssistantStore', () => {
     expect(second.store.sessionCost).toMatchObject({ totalTokens: 120, cost: 0.001 })
 
     second.runtime.costs.record('another-task', 'gpt-4o-mini', { promptTokens: 10, completionTokens: 5, cost: 0.0005 })
+    // The runtime's changes reach the panel with the next frame.
+    await until(() => second.store.sessionCost.totalTokens !== 120, 'the new cost in the panel')
     expect(second.store.sessionCost).toMatchObject({ totalTokens: 135, cost: 0.0015 })
     gates.wait.resolve()
   })
