@@ -2,11 +2,16 @@
 // process of its own, the model behind the dev server's gateway. The model is the fake OpenAI server
 // in this process; each turn it waits MODEL_LATENCY_MS before answering. What the author waits for
 // beyond the model, per step, is the time between the model finishing one turn (its connection
-// closed) and the next turn's request reaching it: the stream's tail through the gateway, the page
-// parsing it, running the tools over HTTP, saving the checkpoint, updating the panel, and the next
-// request back through the gateway. Resource Timing in the page splits that into the gateway's share,
-// the tools' requests (while at least one is in flight) and the rest of the page's share (last byte
-// of a turn in the page → the next request leaving it): the loop's own time, which the target is for.
+// closed) and the next turn's request reaching it. It splits into:
+// - the gateway's share: what the model sees minus what the page sees (Resource Timing);
+// - the tools' requests on the wire: from the page's fetch to the last byte at the browser's network
+//   layer (Resource Timing), while at least one is in flight;
+// - the answers' way into the page: from the browser's network layer to the page's JavaScript, which
+//   waits behind whatever the main thread is doing (the panel's frames, most of all);
+// - the loop's own time: from the page holding a turn's whole answer (its last byte read in the page)
+//   to the tools' requests leaving, and from the tools' answers read to the next turn's request
+//   leaving. This is the figure the target is for. An init script wraps the page's fetch to see
+//   when a response's body has been read through (the product's code is not touched).
 import fs from 'node:fs/promises'
 import path from 'node:path'
 import { performance } from 'node:perf_hooks'
@@ -24,15 +29,19 @@ const CHAT_ROUTE = '/llm/v1/chat/completions'
 const PROFILE_TO = process.env.AGENT_BENCH_PROFILE
 /** AGENT_BENCH_TRACE=/tmp/loop writes a timeline trace (requests, tasks, rendering) of each step count's last run to /tmp/loop-<steps>.json. */
 const TRACE_TO = process.env.AGENT_BENCH_TRACE
+/** AGENT_BENCH_SHOT=/tmp/loop writes a screenshot of the page at each run's end to /tmp/loop-<steps>.png. */
+const SHOT_TO = process.env.AGENT_BENCH_SHOT
 
 export interface BrowserStep {
   /** Beyond the model, per step: model closed → next request received, at the model. */
   perStep: number
-  /** Of which in the page: last byte of a turn in the page → the next request leaving it. */
+  /** Of which in the browser: a turn's last byte at its network layer → the next request leaving the page. */
   pagePerStep: number
-  /** Of which the read tools' requests were in flight (side by side: the time at least one was). */
+  /** Of which the read tools' requests were on the wire (side by side: the time at least one was). */
   toolsPerStep: number
-  /** The rest of the page's share: the loop's own time (parsing, checkpoints, the panel, the next request). */
+  /** Of which the answers waited between the browser's network layer and the page's JavaScript. */
+  deliveryPerStep: number
+  /** The rest: the loop's own time, from an answer read in the page to the next request leaving it. */
   loopPerStep: number
   /** The page's main-thread CPU time per step, from a trace: what the machine's load does not inflate. */
   mainThreadCpuPerStep: number
@@ -60,6 +69,29 @@ function mainThreadCpu(trace: Buffer): number {
     .reduce((sum, event) => sum + (event.tdur ?? 0) / 1000, 0)
 }
 
+/**
+ * Page-side: [route, fetch called, body read through] for each request to the API, on `window.__apiTimes`.
+ * A string, not a function: tsx would put its own helpers into a function's source.
+ */
+const RECORD_API_TIMES = `{
+  const times = []
+  window.__apiTimes = times
+  const fetch = window.fetch.bind(window)
+  window.fetch = async (input, init) => {
+    const url = new URL(input instanceof Request ? input.url : String(input), location.href)
+    if (!url.pathname.startsWith(${JSON.stringify(API_PATH)})) return fetch(input, init)
+    const entry = [url.pathname.slice(${API_PATH.length}), performance.now(), NaN]
+    times.push(entry)
+    const response = await fetch(input, init)
+    if (!response.body) {
+      entry[2] = performance.now()
+      return response
+    }
+    const read = new TransformStream({ flush: () => void (entry[2] = performance.now()) })
+    return new Response(response.body.pipeThrough(read), { status: response.status, statusText: response.statusText, headers: response.headers })
+  }
+}`
+
 /** A freshly loaded page, the panel open on a new conversation. */
 async function freshPanel(page: Page, origin: string): Promise<void> {
   await page.goto(`${origin}${ROUTE}`)
@@ -83,6 +115,7 @@ async function runOnce(page: Page, cdp: CDPSession, fake: FakeLlm, origin: strin
   const profiling = PROFILE_TO !== undefined
   if (profiling) {
     await cdp.send('Profiler.enable')
+    await cdp.send('Profiler.setSamplingInterval', { interval: 100 })
     await cdp.send('Profiler.start')
   }
   const browser = page.context().browser()!
@@ -99,6 +132,7 @@ async function runOnce(page: Page, cdp: CDPSession, fake: FakeLlm, origin: strin
   }
   await page.getByTestId('metablog-message').filter({ hasText: marker }).waitFor({ timeout: 30_000 })
   await page.getByTestId('metablog-progress').waitFor({ state: 'detached', timeout: 30_000 })
+  if (SHOT_TO) await page.screenshot({ path: `${SHOT_TO}-${steps}.png` })
   const traced = await browser.stopTracing()
   if (TRACE_TO) await fs.writeFile(`${TRACE_TO}-${steps}.json`, traced)
   const cpu = mainThreadCpu(traced)
@@ -113,20 +147,28 @@ async function runOnce(page: Page, cdp: CDPSession, fake: FakeLlm, origin: strin
         .map((entry) => [new URL(entry.name).pathname.slice(apiPath.length), entry.startTime, (entry as PerformanceResourceTiming).responseEnd] as const),
     API_PATH,
   )
-  const spans = (route: string): Span[] => timings.filter(([name]) => name === route).map(([, start, end]) => [start, end])
-  const chat = spans(CHAT_ROUTE)
-  if (chat.length !== steps) throw new Error(`the page made ${chat.length} model requests, expected ${steps}`)
-  const tools = [...spans('/files'), ...spans('/search')]
-  // Each gap: the page has a turn's last byte → it sends the next turn's request.
-  const pageGaps: Span[] = chat.slice(1).map(([start], index) => [chat[index]![1], start])
-  const toolGaps = pageGaps.map((gap) => coveredWithin(gap, tools))
+  const read = await page.evaluate(() => (window as unknown as { __apiTimes: [string, number, number][] }).__apiTimes.splice(0))
   const sum = (values: number[]) => values.reduce((total, value) => total + value, 0)
-  const pageMs = sum(pageGaps.map(([from, to]) => to - from))
+  /** Per step: the time between a turn's answer and the next turn's request not covered by the tools. */
+  const split = (list: (readonly [string, number, number])[]) => {
+    const spans = (route: string): Span[] => list.filter(([name]) => name.split('?')[0] === route).map(([, start, end]) => [start, end])
+    const chat = spans(CHAT_ROUTE)
+    if (chat.length !== steps) throw new Error(`the page made ${chat.length} model requests, expected ${steps}`)
+    const tools = [...spans('/files'), ...spans('/search')]
+    const gaps: Span[] = chat.slice(1).map(([start], index) => [chat[index]![1], start])
+    const covered = sum(gaps.map((gap) => coveredWithin(gap, tools)))
+    const all = sum(gaps.map(([from, to]) => to - from))
+    return { all: all / gaps.length, tools: covered / gaps.length, rest: (all - covered) / gaps.length }
+  }
+  // On the wire (the network layer's last byte), and as the page's JavaScript reads them.
+  const wire = split(timings)
+  const inPage = split(read)
   return {
     perStep: sum(gaps) / gaps.length,
-    pagePerStep: pageMs / pageGaps.length,
-    toolsPerStep: sum(toolGaps) / pageGaps.length,
-    loopPerStep: (pageMs - sum(toolGaps)) / pageGaps.length,
+    pagePerStep: wire.all,
+    toolsPerStep: wire.tools,
+    deliveryPerStep: wire.rest - inPage.rest,
+    loopPerStep: inPage.rest,
     mainThreadCpuPerStep: cpu / steps,
   }
 }
@@ -176,6 +218,7 @@ export async function measureInBrowser(stepCounts: number[], rounds: number, lat
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
     const cdp = await page.context().newCDPSession(page)
+    await page.addInitScript(RECORD_API_TIMES)
     await page.goto(`${site.origin}${ROUTE}`)
     await runOnce(page, cdp, fake, site.origin, stepCounts[0]!, 0, latency)
     const results = new Map<number, BrowserStep[]>()

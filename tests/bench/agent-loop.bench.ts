@@ -5,8 +5,9 @@
 // late timer counts against the runtime); the figure is (wall time − steps × MODEL_LATENCY_MS) / steps.
 // Then the product as the author runs it (agent-loop-browser.ts): the page's runtime in Chromium, the
 // real dev server in its own process, the model behind its gateway. There the wait beyond the model is
-// split into the gateway (its own bench times it), the tools' requests (the work the model asked for)
-// and the rest, the loop's own time in the page, which carries the target.
+// split into the gateway (its own bench times it), the tools' requests on the wire (the work the model
+// asked for), the answers' way from the browser's network layer into the page's JavaScript, and the
+// loop's own time in the page (an answer read → the next request sent), which carries the target.
 import type OpenAI from 'openai'
 import { performance } from 'node:perf_hooks'
 import type { Checkpoint, CheckpointPatch } from '../../plugin/protocol.js'
@@ -183,13 +184,14 @@ function medianOf<T>(runs: T[], key: (run: T) => number): T {
 function reportBrowser(results: Map<number, BrowserStep[]>): void {
   console.log('  in Chromium: the page\'s runtime and panel, the real dev server (own process) and its model gateway')
   for (const [steps, runs] of results) {
-    const { perStep, pagePerStep, toolsPerStep, loopPerStep, mainThreadCpuPerStep } = medianOf(runs, (run) => run.loopPerStep)
+    const { perStep, pagePerStep, toolsPerStep, deliveryPerStep, loopPerStep, mainThreadCpuPerStep } = medianOf(runs, (run) => run.loopPerStep)
     const verdict = `target ≤ ${TARGET_MS} ms  ${loopPerStep <= TARGET_MS ? 'PASS' : 'FAIL'}`
     console.log(`    ${steps} steps (2 tool calls each): the loop's own ${loopPerStep.toFixed(2)} ms per step, median of ${runs.length} runs  ${verdict}`)
     console.log(`      runs: ${runs.map((run) => run.loopPerStep.toFixed(1)).join(', ')} ms`)
     console.log(
       `      the author waits ${perStep.toFixed(1)} ms a step beyond the model: ${(perStep - pagePerStep).toFixed(1)} ms the gateway both ways, ` +
-        `${toolsPerStep.toFixed(1)} ms the tools' requests (in flight, side by side), the loop's own ${loopPerStep.toFixed(1)} ms; ` +
+        `${toolsPerStep.toFixed(1)} ms the tools' requests on the wire (side by side), ${deliveryPerStep.toFixed(1)} ms answers on their way into the page's JavaScript, ` +
+        `the loop's own ${loopPerStep.toFixed(1)} ms; ` +
         `the page's main thread used ${mainThreadCpuPerStep.toFixed(1)} ms of CPU a step`,
     )
   }
