@@ -20,7 +20,8 @@ afterEach(() => {
 const frame = () => new Promise((resolve) => requestAnimationFrame(resolve))
 const note = (id: string) => ({ id, kind: 'assistant' as const, text: id, streaming: false })
 
-it('leaves an author who scrolled up after opening the panel where they are', async () => {
+/** The panel opened on a two-message conversation, settled; and how the author scrolls its conversation up. */
+async function openPanel() {
   sessionStorage.clear()
   const setup = await setUpAssistant()
   setup.store.messages = [note('one'), note('two')]
@@ -28,12 +29,21 @@ it('leaves an author who scrolled up after opening the panel where they are', as
   await frame()
   await flush()
   const scroller = document.querySelector<HTMLElement>('.scroller')!
+  const scrollUp = () => {
+    scroller.scrollTop = 0
+    scroller.dispatchEvent(new Event('scroll'))
+  }
+  const add = (id: string) => (setup.store.messages = [...setup.store.messages, note(id)])
+  return { wrapper, scroller, scrollUp, add }
+}
+
+it('leaves an author who scrolled up after opening the panel where they are', async () => {
+  const { wrapper, scroller, scrollUp, add } = await openPanel()
   expect(scroller.scrollTop).toBe(1000)
   // The author scrolls up to re-read, a while after opening the panel.
-  scroller.scrollTop = 0
-  scroller.dispatchEvent(new Event('scroll'))
+  scrollUp()
   await frame()
-  setup.store.messages = [...setup.store.messages, note('three')]
+  add('three')
   await frame()
   await flush()
   expect(scroller.scrollTop).toBe(0)
@@ -41,27 +51,18 @@ it('leaves an author who scrolled up after opening the panel where they are', as
 })
 
 it('takes an author who scrolled up to the end of what they just asked, for that request only', async () => {
-  sessionStorage.clear()
-  const setup = await setUpAssistant()
-  setup.store.messages = [note('one'), note('two')]
-  const wrapper = mount(ChatPanel, { global: { plugins: [setup.pinia] }, attachTo: document.body })
-  await frame()
-  await flush()
-  const scroller = document.querySelector<HTMLElement>('.scroller')!
-  scroller.scrollTop = 0
-  scroller.dispatchEvent(new Event('scroll'))
+  const { wrapper, scroller, scrollUp, add } = await openPanel()
+  scrollUp()
   // The composer says a request left; its first message arrives with the next frame.
-  const composer = wrapper.findComponent({ name: 'ChatComposer' })
-  composer.vm.$emit('sent')
-  setup.store.messages = [...setup.store.messages, note('asked')]
+  wrapper.findComponent({ name: 'ChatComposer' }).vm.$emit('sent')
+  add('asked')
   await flush()
   expect(scroller.scrollTop).toBe(1000)
   // Scrolled up again later: the next message leaves them there.
   await frame()
   await flush()
-  scroller.scrollTop = 0
-  scroller.dispatchEvent(new Event('scroll'))
-  setup.store.messages = [...setup.store.messages, note('answer')]
+  scrollUp()
+  add('answer')
   await flush()
   expect(scroller.scrollTop).toBe(0)
   wrapper.unmount()
