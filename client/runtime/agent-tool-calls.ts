@@ -72,7 +72,8 @@ export async function runToolCalls(context: SkillContext, calls: readonly ModelT
         while (freshRead(end)) end++
         const run = calls.slice(index, end)
         context.progress(`Running ${run.map((call) => call.name).join(', ')}`)
-        const settled = await Promise.allSettled(run.map((call) => runCall(context, turn, offeredSet, call)))
+        // The panel draws their rows once they are back: a frame while they are out would delay the next request.
+        const settled = await context.quietPanel(Promise.allSettled(run.map((call) => runCall(context, turn, offeredSet, call))))
         // Those that finished before a Stop are kept, in order, like the others.
         settled.forEach((result, offset) => {
           if (result.status === 'fulfilled') reads.push([idOf(index + offset), (outcomes[index + offset] = result.value)])

@@ -276,6 +276,14 @@ export class TaskRun {
         await run.saveCheckpoint()
       },
       showToolCall: (call) => this.showToolCall(call),
+      quietPanel: async (work) => {
+        const release = host.state.hold?.()
+        try {
+          return await work
+        } finally {
+          release?.()
+        }
+      },
       landedWrite: (path) => this.landed.has(path),
     }
     return { ...context, pages: createPageOperations(context) }

@@ -130,6 +130,8 @@ export interface SkillContext {
   landedWrite(path: string): boolean
   /** Shows one tool call as a compact row in the conversation; `finish` fills in how it went. */
   showToolCall(call: { name: string; summary: string; arguments: unknown }): { finish(outcome: ToolRowOutcome): void }
+  /** Runs `work` (quick requests the loop waits on) with the panel's updates held back (see ChatState.hold). */
+  quietPanel<T>(work: Promise<T>): Promise<T>
 }
 
 export interface ToolRowOutcome {
@@ -227,4 +229,10 @@ export interface ChatState {
   setProgress(progress: TaskProgress | null): void
   setResumable(tasks: ResumableTask[]): void
   setSessionCost(cost: CostTotals): void
+  /**
+   * Keeps what the panel shows as it is until the returned release is called (for a tenth of a second
+   * at most): the agent loop holds it while its read tools' requests are out, so no frame of the panel
+   * lands between their answers and its next request. Optional: a state without frames has nothing to hold.
+   */
+  hold?(): () => void
 }

@@ -145,6 +145,7 @@ export const useAssistantStore = defineStore('metablog-assistant', () => {
     setSessionCost(cost) {
       frame.defer(() => (runtimeCost.value = cost))
     },
+    hold: () => frame.hold(),
   }
 
   function note(text: string, task?: string): void {

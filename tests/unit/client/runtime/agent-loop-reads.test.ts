@@ -8,6 +8,7 @@ import { createPlainChatState } from '../../../../client/runtime/chat-state'
 import { hashText } from '../../../../client/runtime/hash'
 import { createLogger } from '../../../../client/runtime/logger'
 import { builtinTools } from '../../../../client/tools'
+import type { ChatState } from '../../../../client/runtime/types'
 import type { CheckpointPatch, CheckpointStep } from '../../../../plugin/protocol'
 import { streamChunks, type FakeReply } from '../../../fixtures/fake-llm-server.js'
 import { CONFIGURED } from '../components/assistant-harness'
@@ -18,7 +19,7 @@ const READ_MS = 20
 
 const call = (id: string, name: string, args: object) => ({ id, name, arguments: JSON.stringify(args) })
 
-function setUp(turns: FakeReply[], options: { holdSearch?: boolean } = {}) {
+function setUp(turns: FakeReply[], options: { holdSearch?: boolean; logHolds?: boolean } = {}) {
   const events: string[] = []
   const requests: { messages: { role: string; tool_call_id?: string; content: string }[] }[] = []
   const pages: Record<string, string> = { [PAGE]: '# A\n\nAlpha.\n', [OTHER]: '# B\n\nBravo.\n' }
@@ -28,6 +29,7 @@ function setUp(turns: FakeReply[], options: { holdSearch?: boolean } = {}) {
       completions: {
         async create(body: (typeof requests)[number]) {
           requests.push(structuredClone(body))
+          if (options.logHolds) events.push('model asked')
           const turn = turns[requests.length - 1]!
           return (async function* () {
             yield* streamChunks(turn, 'gpt-4o-mini', true)
@@ -66,7 +68,14 @@ function setUp(turns: FakeReply[], options: { holdSearch?: boolean } = {}) {
       return { path, hash: await hashText(next) }
     },
   } as unknown as MetaBlogApi
-  const runtime = new AgentRuntime({ api, llm, tools: builtinTools, state: createPlainChatState(), logger: createLogger({ sink: null }), approvalMode: 'auto-edit' })
+  const state: ChatState = createPlainChatState()
+  if (options.logHolds) {
+    state.hold = () => {
+      events.push('panel held')
+      return () => events.push('panel released')
+    }
+  }
+  const runtime = new AgentRuntime({ api, llm, tools: builtinTools, state, logger: createLogger({ sink: null }), approvalMode: 'auto-edit' })
   return { runtime, events, requests, pages, saved }
 }
 
@@ -95,6 +104,28 @@ describe('agent loop reads', () => {
     expect(JSON.parse(results[0]!.content)).toMatchObject({ path: PAGE, content: '# A\n\nAlpha.\n' })
     expect(JSON.parse(results[1]!.content)).toEqual([{ path: OTHER, title: 'B', snippet: 'Bravo.' }])
     expect(JSON.parse(results[3]!.content)).toMatchObject({ path: OTHER, content: '# B\n\nBravo.\n' })
+  })
+
+  it('hold the panel still while they are out, and let it go before the next request; a write does not', async () => {
+    const { runtime, events } = setUp(
+      [
+        { toolCalls: [call('c1', 'read_page', { path: PAGE }), call('c2', 'search_pages', { query: 'bravo' }), call('c3', 'edit_page', { path: PAGE, edits: [{ oldText: 'Alpha.', newText: 'Beta.' }] })] },
+        { text: ['Done.'] },
+      ],
+      { logHolds: true },
+    )
+    expect((await runtime.processInput('change alpha to beta', { currentFile: PAGE }))?.outcome).toBe('COMPLETED')
+    expect(events.filter((event) => !event.endsWith('started') && !event.endsWith('ended'))).toEqual([
+      'model asked',
+      'panel held',
+      'panel released',
+      `write ${PAGE}`,
+      'model asked',
+    ])
+    // Both reads were answered inside the hold (they are sent just before it begins).
+    const held = events.indexOf('panel held')
+    const released = events.indexOf('panel released')
+    expect(events.slice(held + 1, released).sort()).toEqual([`read ${PAGE} ended`, 'search bravo ended'])
   })
 
   it('keeps the reads that finished when Stop ends the others', async () => {

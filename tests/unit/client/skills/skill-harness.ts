@@ -194,6 +194,7 @@ export async function runSkill(skill: Skill, options: RunOptions): Promise<Run> 
         recorded: <T>(id: string) => run.outputs.get(id) as T | undefined,
         record: async (id, output) => void run.outputs.set(id, output),
         showToolCall: () => ({ finish: () => undefined }),
+        quietPanel: (work) => work,
         landedWrite: (path) => options.landed?.includes(path) ?? false,
       }
       const context: SkillContext = { ...base, pages: createPageOperations(base) }

@@ -7,7 +7,7 @@ import { AgentRuntime } from '../../../../client/runtime/agent-runtime'
 import { createLogger } from '../../../../client/runtime/logger'
 import type { ChatMessage, ChatState } from '../../../../client/runtime/types'
 import { useAssistantStore } from '../../../../client/stores/assistant'
-import { createFrameBatch } from '../../../../client/stores/frame-batch'
+import { HOLD_MAX_MS, createFrameBatch } from '../../../../client/stores/frame-batch'
 import { createFakeApi } from '../components/assistant-harness'
 
 const nextFrame = () => new Promise((resolve) => requestAnimationFrame(resolve))
@@ -34,6 +34,30 @@ describe('createFrameBatch', () => {
     expect(seen.at(-1)).toBe('e')
     await nextFrame()
     expect(seen).toEqual(['a', 'b', 'c', 'd', 'e'])
+  })
+
+  it('keeps the changes for a later frame while held, and no longer than HOLD_MAX_MS', async () => {
+    const batch = createFrameBatch()
+    const seen: string[] = []
+    const release = batch.hold()
+    batch.defer(() => seen.push('a'))
+    await nextFrame()
+    await nextFrame()
+    expect(seen).toEqual([])
+    release()
+    release()
+    await nextFrame()
+    await nextFrame()
+    expect(seen).toEqual(['a'])
+
+    // A hold that is never released still lets the panel move after a tenth of a second.
+    batch.hold()
+    batch.defer(() => seen.push('b'))
+    await nextFrame()
+    expect(seen).toEqual(['a'])
+    await new Promise((resolve) => setTimeout(resolve, HOLD_MAX_MS + 20))
+    await nextFrame()
+    expect(seen).toEqual(['a', 'b'])
   })
 
   it('runs the changes after one that throws', async () => {
