@@ -43,14 +43,14 @@ const WHOLE_AFTER_BYTES = 64 * 1024
 
 type Held = CheckpointPatch['base']
 
-const postTask = (globalThis as { scheduler?: { postTask?(callback: () => void): Promise<void> } }).scheduler?.postTask
+const scheduler = (globalThis as { scheduler?: { postTask?(callback: () => void): Promise<void> } }).scheduler
 /**
  * Resolves once the task that asked for a save has run to its end: the agent loop asks for one just
  * before it sends the model or its tools their next request, which should leave first (the save only
  * has to land before the answer is acted on). Where there is no `scheduler.postTask` (Node, older
  * browsers), at once.
  */
-const afterThisTask: () => Promise<void> = postTask ? () => postTask.call((globalThis as { scheduler?: object }).scheduler, () => {}) : () => Promise.resolve()
+const afterThisTask = (): Promise<void> => (scheduler?.postTask ? scheduler.postTask(() => {}) : Promise.resolve())
 
 /**
  * Saves a task's checkpoints in order. One save runs at a time and at most one waits behind it,
