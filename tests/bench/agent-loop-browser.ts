@@ -8,10 +8,11 @@
 //   layer (Resource Timing), while at least one is in flight;
 // - the answers' way into the page: from the browser's network layer to the page's JavaScript, which
 //   waits behind whatever the main thread is doing (the panel's frames, most of all);
-// - the loop's own time: from the page holding a turn's whole answer (its last byte read in the page)
-//   to the tools' requests leaving, and from the tools' answers read to the next turn's request
-//   leaving. This is the figure the target is for. An init script wraps the page's fetch to see
-//   when a response's body has been read through (the product's code is not touched).
+// - the loop's own time: from a turn's whole answer being in the page (its body's stream ended there)
+//   to the tools' requests leaving, and from the tools' answers being in the page to the next turn's
+//   request leaving. This is the figure the target is for. An init script wraps the page's fetch to
+//   see when a response's body stream ends (the product's code is not touched); the loop's code may
+//   see it a task later, behind a frame, and that wait counts here too, against the loop.
 import fs from 'node:fs/promises'
 import path from 'node:path'
 import { performance } from 'node:perf_hooks'
@@ -70,7 +71,7 @@ function mainThreadCpu(trace: Buffer): number {
 }
 
 /**
- * Page-side: [route, fetch called, body read through] for each request to the API, on `window.__apiTimes`.
+ * Page-side: [route, fetch called, body stream ended] for each request to the API, on `window.__apiTimes`.
  * A string, not a function: tsx would put its own helpers into a function's source.
  */
 const RECORD_API_TIMES = `{
@@ -115,7 +116,6 @@ async function runOnce(page: Page, cdp: CDPSession, fake: FakeLlm, origin: strin
   const profiling = PROFILE_TO !== undefined
   if (profiling) {
     await cdp.send('Profiler.enable')
-    await cdp.send('Profiler.setSamplingInterval', { interval: 100 })
     await cdp.send('Profiler.start')
   }
   const browser = page.context().browser()!
@@ -151,7 +151,7 @@ async function runOnce(page: Page, cdp: CDPSession, fake: FakeLlm, origin: strin
   const sum = (values: number[]) => values.reduce((total, value) => total + value, 0)
   /** Per step: the time between a turn's answer and the next turn's request not covered by the tools. */
   const split = (list: (readonly [string, number, number])[]) => {
-    const spans = (route: string): Span[] => list.filter(([name]) => name.split('?')[0] === route).map(([, start, end]) => [start, end])
+    const spans = (route: string): Span[] => list.filter(([name]) => name === route).map(([, start, end]) => [start, end])
     const chat = spans(CHAT_ROUTE)
     if (chat.length !== steps) throw new Error(`the page made ${chat.length} model requests, expected ${steps}`)
     const tools = [...spans('/files'), ...spans('/search')]
@@ -160,7 +160,7 @@ async function runOnce(page: Page, cdp: CDPSession, fake: FakeLlm, origin: strin
     const all = sum(gaps.map(([from, to]) => to - from))
     return { all: all / gaps.length, tools: covered / gaps.length, rest: (all - covered) / gaps.length }
   }
-  // On the wire (the network layer's last byte), and as the page's JavaScript reads them.
+  // On the wire (the network layer's last byte), and as the page has them.
   const wire = split(timings)
   const inPage = split(read)
   return {
