@@ -48,3 +48,8 @@ export function legendOf(nodes: readonly Pick<GraphNode, 'path' | 'tags'>[], mod
   const other = sorted.slice(colors - 1).reduce((sum, entry) => sum + entry.count, 0)
   return [...sorted.slice(0, colors - 1), { group: OTHER_GROUP, count: other }]
 }
+
+/** The words under a graph: its size and how to use it (the page's local graph shows them before it is drawn too). */
+export function graphCaption(pages: number, links: number): string {
+  return `${pages} pages · ${links} links · hover to see neighbours, drag to pan, scroll to zoom, click to open`
+}

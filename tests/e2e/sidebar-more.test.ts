@@ -71,7 +71,9 @@ async function openByKeyboard(href: string): Promise<void> {
 beforeAll(async () => {
   root = await makeTempDir('sidebar-more')
   await write('index.md', '---\nlayout: home\n---\n')
-  for (let index = 0; index < POSTS; index++) await write(`posts/p${index}.md`, `---\ndate: ${day(index)}\n---\n\n# Post ${index}\n\nText.\n`)
+  // The two newest posts link the oldest: it has backlinks and a local graph.
+  const text = (index: number) => (index >= POSTS - 2 ? 'Text, after [[p0]].' : 'Text.')
+  for (let index = 0; index < POSTS; index++) await write(`posts/p${index}.md`, `---\ndate: ${day(index)}\n---\n\n# Post ${index}\n\n${text(index)}\n`)
   await write('.vitepress/config.mts', "import { defineConfig } from 'vitepress'\nimport { withMetaBlog } from 'metablog'\n\nexport default withMetaBlog(defineConfig({ title: 'T', cleanUrls: true }))\n")
   await write('.vitepress/theme/index.ts', "import MetaBlogTheme from 'metablog/theme'\n\nexport default MetaBlogTheme\n")
   await promisify(execFile)(process.execPath, [VITEPRESS, 'build', root], { cwd: REPO_ROOT })
@@ -118,6 +120,25 @@ describe('a long folder on the built site', () => {
     expect(links.length).toBeLessThanOrEqual(SIDEBAR_WINDOW + 3)
     await expect(page.locator('.VPDocFooter .pager-link.prev').getAttribute('href')).resolves.toBe('/posts/p6')
     await expect(page.locator('.VPDocFooter .pager-link.next').getAttribute('href')).resolves.toBe('/posts/p4')
+    expect(pageErrors).toEqual([])
+  })
+})
+
+describe('the local graph under a post on the built site', () => {
+  it('is drawn in the frame the build rendered for it, which keeps its size', async () => {
+    const figure = (on: Page) => on.locator('.metablog-backlinks figure.metablog-graph')
+    // Without JavaScript: the build's HTML, with the graph's frame and caption but no graph.
+    const still = await browser.newPage({ viewport: { width: 1280, height: 900 }, javaScriptEnabled: false })
+    await still.goto(`${previewOrigin}/posts/p0`)
+    await expect(figure(still).locator('figcaption').textContent()).resolves.toMatch(/^3 pages · 2 links · /)
+    const frame = (await figure(still).boundingBox())!
+    await still.close()
+    await page.goto(`${previewOrigin}/posts/p0`)
+    await page.waitForFunction(() => Number(document.querySelector('.metablog-backlinks .metablog-graph canvas')?.getAttribute('data-labels')) > 0, null, { timeout: 30_000 })
+    const drawn = (await figure(page).boundingBox())!
+    expect(Math.abs(drawn.y - frame.y)).toBeLessThanOrEqual(1)
+    expect(Math.abs(drawn.height - frame.height)).toBeLessThanOrEqual(1)
+    expect(await page.locator('.metablog-backlinks li a').allTextContents()).toEqual(expect.arrayContaining([`Post ${POSTS - 1}`, `Post ${POSTS - 2}`]))
     expect(pageErrors).toEqual([])
   })
 })
