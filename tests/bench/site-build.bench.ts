@@ -1,5 +1,6 @@
 // `vitepress build` of a generated blog, plain VitePress against the same pages with MetaBlog, run
 // alternately: wall time, peak memory (the build process's max RSS) and dist size, with their ratios.
+// For reference, also plain VitePress with the same sidebar and links written by hand.
 // 1,000 pages by default; METABLOG_BENCH_BIG=1 adds 5,000. METABLOG_BENCH_ROUNDS sets the runs per side (default 2).
 import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
@@ -80,12 +81,13 @@ const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`
 async function compare(pages: number): Promise<void> {
   const work = await makeTempDir(`site-build-${pages}`)
   try {
-    const roots = { plain: path.join(work, 'plain'), metablog: path.join(work, 'metablog') }
+    const roots = { plain: path.join(work, 'plain'), metablog: path.join(work, 'metablog'), handSidebar: path.join(work, 'hand-sidebar') }
     await writeBuildBlogs(pages, roots)
-    const runs = { plain: [] as BuildRun[], metablog: [] as BuildRun[] }
+    const runs = { plain: [] as BuildRun[], metablog: [] as BuildRun[], handSidebar: [] as BuildRun[] }
     for (let round = 0; round < ROUNDS; round++) {
       runs.plain.push(await buildOnce(roots.plain))
       runs.metablog.push(await buildOnce(roots.metablog))
+      runs.handSidebar.push(await buildOnce(roots.handSidebar))
     }
     const dist = { plain: await folderBytes(path.join(roots.plain, '.vitepress/dist')), metablog: await folderBytes(path.join(roots.metablog, '.vitepress/dist')) }
     const walls = (side: BuildRun[]) => side.map((run) => seconds(run.wallMs)).join(', ')
@@ -95,6 +97,14 @@ async function compare(pages: number): Promise<void> {
     console.log(line('dist size', dist.plain.bytes, dist.metablog.bytes, megabytes, TARGETS.dist))
     const perPage = (side: { html: number; pages: number }) => `${(side.html / side.pages / 1024).toFixed(0)} KB`
     console.log(`  HTML a page  plain ${perPage(dist.plain)}, MetaBlog ${perPage(dist.metablog)} (${dist.metablog.pages} pages)`)
+    // What the same reading costs any VitePress blog: MetaBlog against plain VitePress with the same sidebar and links written by hand.
+    const hand = { wall: median(runs.handSidebar.map((run) => run.wallMs)), peak: median(runs.handSidebar.map((run) => run.peakBytes)) }
+    const handDist = await folderBytes(path.join(roots.handSidebar, '.vitepress/dist'))
+    const versus = (mine: number, theirs: number) => `${(mine / theirs).toFixed(2)}×`
+    console.log(
+      `  reference, plain VitePress with the same sidebar and links written by hand (${walls(runs.handSidebar)}): wall ${seconds(hand.wall)}, peak ${megabytes(hand.peak)}, dist ${megabytes(handDist.bytes)}; ` +
+        `MetaBlog against it: wall ${versus(median(runs.metablog.map((run) => run.wallMs)), hand.wall)}, peak ${versus(median(runs.metablog.map((run) => run.peakBytes)), hand.peak)}, dist ${versus(dist.metablog.bytes, handDist.bytes)}`,
+    )
   } finally {
     await fs.rm(work, { recursive: true, force: true })
   }
