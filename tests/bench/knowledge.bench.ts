@@ -72,22 +72,22 @@ async function benchBuild(folder: string, rounds: number): Promise<KnowledgeInde
   const gcInBuild: number[] = []
   let index: KnowledgeIndex | undefined
   for (let round = 0; round < rounds; round++) {
-    // Read and build back to back, so each round's ratio sees the same machine load.
+    // Read and build back to back (the floor's read right after), so each round's ratios see the same machine load.
     const [read, pages] = await time(() => loadPages(folder))
     const [build, built] = await time(() => KnowledgeIndex.load(folder))
     reads.push(read)
     builds.push(build)
-    inMemory.push((await time(() => KnowledgeIndex.build(pages)))[0])
-    const parsed = parseTimes(pages)
-    parseOnly.push(parsed.parse)
-    markdownIt.push(parsed.markdownIt)
-    gcInBuild.push(await gcDuring(() => KnowledgeIndex.build(pages)))
     syncReads.push(
       (await time(async () => {
         const paths = await listPagePaths(folder)
         return paths.map((pagePath) => fs.readFileSync(path.join(folder, pagePath), 'utf8'))
       }))[0],
     )
+    inMemory.push((await time(() => KnowledgeIndex.build(pages)))[0])
+    const parsed = parseTimes(pages)
+    parseOnly.push(parsed.parse)
+    markdownIt.push(parsed.markdownIt)
+    gcInBuild.push(await gcDuring(() => KnowledgeIndex.build(pages)))
     index = built
   }
   console.log(`  read the files (list + fs.readFile, as the loader)   ${ms(median(reads))}`)
