@@ -65,6 +65,11 @@ export class Postings {
     return true
   }
 
+  /** Drops tombstones and the room `push` leaves to grow into: an index done building keeps only its entries. */
+  trim(): void {
+    if (this.packed.length > EXACT_UP_TO) this.compact()
+  }
+
   *keys(): IterableIterator<number> {
     for (let at = 0; at < this.packed.length; at++) {
       const entry = this.packed[at]!
@@ -109,8 +114,10 @@ export class Postings {
     return low
   }
 
+  /** A copy without tombstones, exactly as long as its entries (`slice` leaves no room to grow, `filter` does). */
   private compact(): void {
-    this.packed = this.packed.filter((entry) => countOf(entry) !== 0)
+    const kept = this.live === this.packed.length ? this.packed : this.packed.filter((entry) => countOf(entry) !== 0)
+    this.packed = kept.slice()
     this.cursor = 0
   }
 }
@@ -158,6 +165,11 @@ export class FieldPostings {
     this.others!.splice(at, 1)
     if (this.others!.length === 0) this.others = null
     return true
+  }
+
+  trim(): void {
+    this.postings?.trim()
+    for (const [, postings] of this.others ?? []) postings.trim()
   }
 
   /** The fields as they were when iteration began: MiniSearch's vacuum deletes fields while it iterates. */

@@ -9,8 +9,19 @@ const SLICE_MS = 12
 const CATCH_UP_MS = 20
 /** ...unless only this few are left: a small blog's search is then always complete. */
 const CATCH_UP_PAGES = 25
+/** New terms are sorted for prefix and typo-tolerant search at least this many at a time while the index builds. */
+const SORT_BATCH = 4096
 /** Below this many pages, a first build indexes bodies straight away (titles first would not be worth it). */
 const TITLES_FIRST_FROM = 100
+
+/** Runs `steps` to the end, SLICE_MS at a time, awaiting `pause` between slices. */
+async function inSlices(steps: Iterator<unknown>, pause: () => Promise<unknown>): Promise<void> {
+  for (;;) {
+    const deadline = performance.now() + SLICE_MS
+    while (performance.now() < deadline) if (steps.next().done) return
+    await pause()
+  }
+}
 
 /** Search results, and how much of the blog they cover while the first build is still running. */
 export interface SearchAnswer {
@@ -85,18 +96,29 @@ export class LiveSearch {
     if (this.ready) return Promise.resolve()
     if (this.preparing) return this.preparing
     const first = !this.index
-    this.index ??= new SearchIndex(this.bodyOf)
-    this.pending ??= new Set([...this.pages.keys()].filter((path) => !this.index!.has(path)))
+    const index = (this.index ??= new SearchIndex(this.bodyOf))
+    this.pending ??= new Set([...this.pages.keys()].filter((path) => !index.has(path)))
     this.preparing = (async () => {
       // Titles first, only on the first build: a query meanwhile finds any page by its title.
       if (first && this.pending!.size > TITLES_FIRST_FROM) await this.indexTitles(pause)
-      while (this.pending) {
-        this.catchUp(performance.now() + SLICE_MS)
-        if (this.pending) await pause()
+      await this.addPending(pause)
+      if (first) {
+        // What the first build's lists grew into and will not fill (some 7 % of the index), a slice at a time.
+        await inSlices(index.trimming(), pause)
+        await this.addPending(pause)
       }
       this.preparing = null
     })()
     return this.preparing
+  }
+
+  private async addPending(pause: () => Promise<unknown>): Promise<void> {
+    while (this.pending) {
+      this.catchUp(performance.now() + SLICE_MS)
+      // The terms are sorted as they come, in batches that take a few milliseconds, and the last when done.
+      this.index?.sortTerms(this.pending ? SORT_BATCH : undefined)
+      if (this.pending) await pause()
+    }
   }
 
   /**

@@ -1,5 +1,6 @@
-import MiniSearch, { type SearchOptions } from 'minisearch'
+import MiniSearch, { type Options, type SearchOptions } from 'minisearch'
 import { FieldPostings, Postings } from './compact-postings.js'
+import { TermDictionary } from './term-dictionary.js'
 import type { SearchResult } from '../../plugin/protocol.js'
 import { markdownToText } from './plain-text.js'
 import { makeSnippet } from './snippet.js'
@@ -80,21 +81,35 @@ interface TopMatches {
  * MiniSearch, asked for the best few results only. Its `search` builds a result object for every
  * matching page and sorts them all: for a common word on a 10,000-page blog that is most of the query.
  * Here the scores are the same (each page's score times the number of query terms it matched) and so
- * is the order (a stable sort's: among equal scores, the page indexed first). It reads MiniSearch's
- * `executeQuery` and `_documentIds` and replaces its `addTerm` (below), internals: package.json pins
- * MiniSearch's exact version for them.
+ * is the order, but for equal scores: here always the page indexed first. It reads MiniSearch's
+ * `executeQuery` and `_documentIds` and replaces its term tree (`_index`) and `addTerm` (below),
+ * internals: package.json pins MiniSearch's exact version for them.
  */
-export class RankedSearch extends MiniSearch<SearchDocument> {
+export class RankedSearch<T = SearchDocument> extends MiniSearch<T> {
+  constructor(options: Options<T>) {
+    super(options)
+    // Terms in a dictionary (term-dictionary.ts) instead of MiniSearch's radix tree of Maps, a quarter of its memory.
+    ;(this as unknown as { _index: TermDictionary<FieldPostings> })._index = new TermDictionary()
+  }
+
+  /** Every term and its postings. */
+  get terms(): TermDictionary<FieldPostings> {
+    return (this as unknown as { _index: TermDictionary<FieldPostings> })._index
+  }
+
   top(query: string, options: SearchOptions, limit: number): TopMatches {
     const matches = (this as unknown as { executeQuery(query: string, options: SearchOptions): ScoredMatches }).executeQuery(query, options)
     const best: { shortId: number; score: number }[] = []
+    // Better: a higher score, or the same score and indexed first (whatever order the terms matched in).
+    const before = (left: { shortId: number; score: number }, shortId: number, score: number) =>
+      left.score > score || (left.score === score && left.shortId < shortId)
     for (const [shortId, match] of matches) {
       const score = match.score * (match.terms.length || 1)
-      if (best.length === limit && score <= best[limit - 1]!.score) continue
-      // Insertion into a short sorted list, after the equal scores already there.
+      if (best.length === limit && before(best[limit - 1]!, shortId, score)) continue
+      // Insertion into a short sorted list.
       let at = Math.min(best.length, limit - 1)
       if (best.length < limit) best.push({ shortId, score })
-      while (at > 0 && best[at - 1]!.score < score) {
+      while (at > 0 && !before(best[at - 1]!, shortId, score)) {
         best[at] = best[at - 1]!
         at--
       }
@@ -159,6 +174,22 @@ export class SearchIndex {
     if (this.documents.has(page.path)) this.engine.discard(page.path)
     this.engine.add(this.toDocument(page))
     this.documents.set(page.path, page)
+  }
+
+  /**
+   * Sorts the terms added since it last did (what the first prefix or typo-tolerant search after them
+   * would do); with `batch`, only once there are that many: see TermDictionary.sortAdded.
+   */
+  sortTerms(batch?: number): void {
+    this.engine.terms.sortAdded(batch)
+  }
+
+  /** Gives back the room the postings left to grow into (some 7 % of the index), a term a step: for a build that is done. */
+  *trimming(): Generator<void> {
+    for (const [, fields] of this.engine.terms) {
+      fields.trim()
+      yield
+    }
   }
 
   remove(path: string): void {
