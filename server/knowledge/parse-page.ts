@@ -45,9 +45,10 @@ function countLines(text: string, end: number): number {
 /**
  * A copy of `text` that shares no memory with the file it was cut from. V8 keeps a slice of 13 or
  * more characters as a view into its parent, so one kept title or link target would keep the whole
- * page's text alive; appending and cutting a character forces a copy of the slice alone.
+ * page's text alive. A JSON round trip makes a plain string of its own, half the size of the copy
+ * that appending a character and slicing it off again makes (a copy plus a view into it).
  */
-const own = (text: string): string => (text.length < 13 ? text : `${text} `.slice(0, -1))
+const own = (text: string): string => (text.length < 13 ? text : (JSON.parse(JSON.stringify(text)) as string))
 const ownAll = (texts: string[]): string[] => texts.map(own)
 const ownMaybe = (text: string | undefined): string | undefined => (text === undefined ? undefined : own(text))
 
