@@ -1,5 +1,4 @@
 import type { GraphResponse, SearchResponse } from '../protocol.js'
-import { neighbourhood } from '../../server/knowledge/graph-neighbourhood.js'
 import type { KnowledgeIndex } from '../../server/knowledge/knowledge-index.js'
 import { createRoute } from './api-handler.js'
 
@@ -20,10 +19,10 @@ export interface KnowledgeSource {
 export function knowledgeMiddleware(source: KnowledgeSource) {
   const graph = createRoute(/^\/graph$/, {
     async GET(_request, url) {
-      const whole = (await source.ready()).graph()
+      const index = await source.ready()
       // A page's "Linked from" needs its neighbours only: on a 10,000-page blog the whole graph is megabytes.
       const path = url.searchParams.get('path')
-      return { body: (path === null ? whole : neighbourhood(whole, path)) satisfies GraphResponse }
+      return { body: (path === null ? index.graph() : index.neighbourhood(path)) satisfies GraphResponse }
     },
   })
   const search = createRoute(/^\/search$/, {

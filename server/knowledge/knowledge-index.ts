@@ -4,6 +4,7 @@ import { AttachmentLinks } from './attachment-links.js'
 import { attachmentLookup } from './attachments.js'
 import { ChangeSet, notePageChange, type IndexUpdate } from './change-set.js'
 import { collectCollisions, collectGraph, type Collision, type GraphOptions } from './graph-view.js'
+import { neighbourhood } from './graph-neighbourhood.js'
 import { fragmentId, sameHeadings } from './heading-ids.js'
 import { LinkGraph, type IndexedPage } from './link-graph.js'
 import { listSiteFiles, pageReader, readPages, runInSlices, type PageReader } from './load-pages.js'
@@ -181,6 +182,18 @@ export class KnowledgeIndex {
   graph(options: GraphOptions = {}): GraphResponse {
     if (options.includeDrafts === false) return collectGraph(this.pages.values(), options)
     return (this.cachedGraph ??= collectGraph(this.pages.values()))
+  }
+
+  /**
+   * The part of the graph within one link of `path`, either direction: `neighbourhood(graph(), path)`,
+   * made from those pages alone, without the whole graph (megabytes on a 10,000-page blog) or keeping it.
+   */
+  neighbourhood(path: string): GraphResponse {
+    const page = this.pages.get(path)
+    const near = new Set([path, ...this.links.backlinks(path)])
+    for (const link of page?.links ?? []) if (link.resolution.path !== null) near.add(link.resolution.path)
+    const pages = [...near].flatMap((each) => this.pages.get(each) ?? [])
+    return neighbourhood(collectGraph(pages), path)
   }
 
   unresolved(): UnresolvedLink[] {

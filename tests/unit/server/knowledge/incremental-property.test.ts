@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { neighbourhood } from '../../../../server/knowledge/graph-neighbourhood.js'
 import { KnowledgeIndex, type IndexUpdate } from '../../../../server/knowledge/knowledge-index.js'
 import { createRandom, randomContent, randomPath, type Random } from './random-site.js'
 
@@ -115,6 +116,9 @@ describe('incremental index equals a fresh full build', () => {
           expect({ step, operation, snapshot: actual }).toEqual({ step, operation, snapshot: expected })
         }
         checkReport(previous, fresh, operation, update)
+        // A page's neighbourhood, made from its neighbours alone, is the whole graph's.
+        const whole = index.graph()
+        for (const path of [...ownPaths(operation), [...site.keys()][step % site.size]!]) expect(index.neighbourhood(path)).toEqual(neighbourhood(whole, path))
         if (step % 20 === 19) {
           for (const query of SEARCH_QUERIES) {
             const paths = (found: KnowledgeIndex) => found.search(query, 1000).map((result) => result.path).sort()
