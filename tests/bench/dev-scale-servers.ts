@@ -52,11 +52,15 @@ function portOpen(port: number): Promise<boolean> {
   })
 }
 
-/** Spawns `vitepress dev` and resolves once its port accepts connections (the server has listened). */
-export async function startServer(root: string, timeoutMs: number): Promise<RunningServer> {
+/**
+ * Spawns `vitepress dev` and resolves once its port accepts connections (the server has listened).
+ * `traceGc` has V8 print each garbage collection (one short line each), for `idleRss`.
+ */
+export async function startServer(root: string, timeoutMs: number, options: { traceGc?: boolean } = {}): Promise<RunningServer> {
   const port = await freePort()
   const spawnedAt = Date.now()
-  const child = spawn(process.execPath, [VITEPRESS_BIN, 'dev', root, '--host', '127.0.0.1', '--port', String(port), '--strictPort'], {
+  const flags = options.traceGc ? ['--trace-gc'] : []
+  const child = spawn(process.execPath, [...flags, VITEPRESS_BIN, 'dev', root, '--host', '127.0.0.1', '--port', String(port), '--strictPort'], {
     cwd: REPO_ROOT,
     env: { ...process.env, OPENAI_API_KEY: '', OPENAI_BASE_URL: '' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -115,6 +119,33 @@ function descendants(pid: number): number[] {
 /** Resident memory of a process and every process under it (Vite's esbuild service among them), in bytes. */
 export function treeRss(pid: number): number {
   return [pid, ...descendants(pid)].reduce((sum, each) => sum + statusField(each, 'VmRSS'), 0)
+}
+
+// `--trace-gc` lines: "[pid:0xisolate]   40718 ms: Mark-Compact (reduce) 285.6 (332.4) -> …". The main
+// isolate prints first; workers have isolates of their own.
+const GC_LINE = /^\[\d+:(0x[0-9a-f]+)\]\s+\d+ ms: (.*)$/gm
+const REDUCING = /^Mark-Compact \(reduce\)/
+
+/**
+ * The resident memory of the server's process tree once V8 has given back what the server no longer
+ * uses: V8 collects with its memory reducer when a process has been idle a while (8 s at the
+ * earliest, often 20–40 s), and returns the pages freed. Waits, from `from` (an offset into the
+ * server's output), for the main isolate's first such collection and for the ones it runs right after
+ * to end; at most `timeoutMs`. The server must run with `traceGc`.
+ */
+export async function idleRss(server: RunningServer, from: number, timeoutMs: number): Promise<{ rss: number; waitedMs: number; reduced: boolean }> {
+  const started = Date.now()
+  let seen = 0
+  let lastSeenAt = 0
+  while (Date.now() - started < timeoutMs) {
+    const lines = [...server.output().matchAll(GC_LINE)]
+    const main = lines[0]?.[1]
+    const reductions = lines.filter((line) => line.index! >= from && line[1] === main && REDUCING.test(line[2]!)).length
+    if (reductions > seen) [seen, lastSeenAt] = [reductions, Date.now()]
+    if (seen > 0 && Date.now() - lastSeenAt >= 2_000) return { rss: treeRss(server.child.pid!), waitedMs: Date.now() - started, reduced: true }
+    await new Promise((resolve) => setTimeout(resolve, 250))
+  }
+  return { rss: treeRss(server.child.pid!), waitedMs: Date.now() - started, reduced: false }
 }
 
 /** The highest resident memory the process itself reached, in bytes. */
