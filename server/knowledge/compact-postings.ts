@@ -1,180 +1,215 @@
 // MiniSearch keeps, for every term, a `Map` of fields and in each a `Map` from page to the term's count
-// there: about 57 bytes a (term, page) pair, 2.2 million pairs and 128 MB on a 10,000-page blog. These
-// two classes stand in for those Maps (the few Map methods MiniSearch 7.2.0 calls on them, see
-// search-index.ts) at about 8 bytes a pair: a page's short id and its count packed in one number.
+// there: about 57 bytes a (term, page) pair, 2.4 million pairs and 128 MB on a 10,000-page blog. Here a
+// term's postings are plain arrays of numbers, a page's short id and its count packed in one, and
+// MiniSearch reads and updates them through views that answer the few Map methods MiniSearch 7.2.0
+// calls (see search-index.ts): some 8 bytes a pair and 16 a list, where objects around each list
+// would cost another hundred bytes for each of the 120,000 lists.
 
 /** Counts are kept up to this (BM25 saturates long before); a page's short id fills the rest of a number. */
 const COUNT_SPAN = 0x10000
 const MAX_COUNT = COUNT_SPAN - 1
 
-/** Lists up to this long grow by a copy of exactly the next length. */
-const EXACT_UP_TO = 32
+/**
+ * One field's pages for one term: `[fieldId, live, ...entries]`, each entry a page's short id and count
+ * packed, ids ascending (MiniSearch gives each added page the next id). A removed page leaves a zero
+ * count until the next addition compacts the list, so removing while iterating (MiniSearch's vacuum
+ * and its searches do) is safe. `live` counts the entries with a count.
+ */
+export type PostingList = number[]
+/** A term's lists: its one field's list (most terms occur in one field), or one list per field. */
+export type TermPostings = PostingList | PostingList[]
+
+const FIELD = 0
+const LIVE = 1
+const FIRST = 2
 
 const idOf = (entry: number) => Math.floor(entry / COUNT_SPAN)
 const countOf = (entry: number) => entry % COUNT_SPAN
+const pack = (id: number, count: number) => id * COUNT_SPAN + Math.min(count, MAX_COUNT)
 
-/**
- * One term's pages in one field, with the term's count on each: short ids ascending (MiniSearch gives
- * each added page the next id), one packed number a page; a removed page leaves a zero count until the
- * next addition compacts the list, so removing while iterating (MiniSearch's vacuum does) is safe.
- */
-export class Postings {
-  private packed: number[] = []
-  private live = 0
-  /** Where the last `keys()` step stood: MiniSearch reads each page's count right after its id. */
-  private cursor = 0
+const isOneList = (postings: TermPostings): postings is PostingList => typeof postings[0] === 'number'
+
+export const listsOf = (postings: TermPostings): PostingList[] => (isOneList(postings) ? [postings] : postings)
+
+export function listOf(postings: TermPostings, fieldId: number): PostingList | undefined {
+  return isOneList(postings) ? (postings[FIELD] === fieldId ? postings : undefined) : postings.find((list) => list[FIELD] === fieldId)
+}
+
+/** A term's postings with a first page in a field. */
+export const newList = (fieldId: number, id: number, count = 1): PostingList => [fieldId, 1, pack(id, count)]
+
+/** `postings` with `list` added, for a field it had no list for. */
+export const withList = (postings: TermPostings, list: PostingList): TermPostings => (isOneList(postings) ? [postings, list] : (postings.push(list), postings))
+
+/** `postings` without `fieldId`'s list: one list alone is kept as is, none as an empty list of lists. */
+function withoutList(postings: TermPostings, fieldId: number): TermPostings {
+  const rest = listsOf(postings).filter((list) => list[FIELD] !== fieldId)
+  return rest.length === 1 ? rest[0]! : rest
+}
+
+/** Exactly as long as its entries, tombstones dropped: `push` leaves room to grow into, `slice` none. */
+export function trimmed(postings: TermPostings): TermPostings {
+  const lists = listsOf(postings).map((list) => (list[LIVE] === list.length - FIRST ? list : compacted(list)).slice())
+  return lists.length === 1 ? lists[0]! : lists
+}
+
+// Where the last `keys()` step stood: MiniSearch reads each page's count right after its id.
+let hintList: PostingList | null = null
+let hintAt = 0
+
+/** The index of `id`'s entry, or -1. */
+function find(list: PostingList, id: number): number {
+  if (hintList === list && hintAt < list.length && idOf(list[hintAt]!) === id) return hintAt
+  let low = FIRST
+  let high = list.length - 1
+  while (low <= high) {
+    const middle = (low + high) >> 1
+    const found = idOf(list[middle]!)
+    if (found === id) return middle
+    if (found < id) low = middle + 1
+    else high = middle - 1
+  }
+  return -1
+}
+
+function insertionPoint(list: PostingList, id: number): number {
+  let low = FIRST
+  let high = list.length
+  while (low < high) {
+    const middle = (low + high) >> 1
+    if (idOf(list[middle]!) < id) low = middle + 1
+    else high = middle
+  }
+  return low
+}
+
+/** The list without its tombstones, in place. */
+function compacted(list: PostingList): PostingList {
+  let kept = FIRST
+  for (let at = FIRST; at < list.length; at++) if (countOf(list[at]!) !== 0) list[kept++] = list[at]!
+  list.length = kept
+  return list
+}
+
+export function countIn(list: PostingList, id: number): number | undefined {
+  const at = find(list, id)
+  const count = at < 0 ? 0 : countOf(list[at]!)
+  return count === 0 ? undefined : count
+}
+
+export function setCount(list: PostingList, id: number, count: number): void {
+  // MiniSearch never files a zero count: taken as removing the page, so a kept entry always counts.
+  if (count < 1) {
+    removeFrom(list, id)
+    return
+  }
+  const entry = pack(id, count)
+  const at = find(list, id)
+  if (at >= 0) {
+    if (countOf(list[at]!) === 0) list[LIVE]!++
+    list[at] = entry
+    return
+  }
+  // Only a new page compacts the list: an update in place never moves what an iteration has yet to read.
+  if (list[LIVE]! < (list.length - FIRST) / 2) compacted(list)
+  const last = list.length - 1
+  if (last >= FIRST && idOf(list[last]!) > id) list.splice(insertionPoint(list, id), 0, entry)
+  else list.push(entry)
+  list[LIVE]!++
+}
+
+/** One more occurrence of the term on page `id` (most often the page added last, at the end of the list). */
+export function countOne(list: PostingList, id: number): void {
+  const last = list.length - 1
+  const entry = list[last]!
+  if (last >= FIRST && idOf(entry) === id && countOf(entry) !== 0) list[last] = pack(id, countOf(entry) + 1)
+  else setCount(list, id, (countIn(list, id) ?? 0) + 1)
+}
+
+function removeFrom(list: PostingList, id: number): boolean {
+  const at = find(list, id)
+  if (at < 0 || countOf(list[at]!) === 0) return false
+  list[at] = id * COUNT_SPAN
+  list[LIVE]!--
+  return true
+}
+
+/** One field's list as MiniSearch reads and updates it: a Map from page short id to count. */
+export class PostingsView {
+  constructor(private readonly list: PostingList) {}
 
   get size(): number {
-    return this.live
+    return this.list[LIVE]!
   }
 
   get(id: number): number | undefined {
-    const at = this.find(id)
-    const count = at < 0 ? 0 : countOf(this.packed[at]!)
-    return count === 0 ? undefined : count
+    return countIn(this.list, id)
   }
 
   set(id: number, count: number): this {
-    // MiniSearch never files a zero count: taken as removing the page, so a kept entry always counts.
-    if (count < 1) {
-      this.delete(id)
-      return this
-    }
-    const packed = id * COUNT_SPAN + Math.min(count, MAX_COUNT)
-    const at = this.find(id)
-    if (at >= 0) {
-      if (countOf(this.packed[at]!) === 0) this.live++
-      this.packed[at] = packed
-      return this
-    }
-    if (this.live < this.packed.length / 2) this.compact()
-    const last = this.packed.length - 1
-    if (last >= 0 && idOf(this.packed[last]!) > id) this.packed.splice(this.insertionPoint(id), 0, packed)
-    // Most lists stay short: copied to their exact length, as `push` would leave room for 16 more.
-    else if (last < EXACT_UP_TO) this.packed = this.packed.concat(packed)
-    else this.packed.push(packed)
-    this.live++
+    setCount(this.list, id, count)
     return this
   }
 
   delete(id: number): boolean {
-    const at = this.find(id)
-    if (at < 0 || countOf(this.packed[at]!) === 0) return false
-    this.packed[at] = id * COUNT_SPAN
-    this.live--
-    return true
-  }
-
-  /** Drops tombstones and the room `push` leaves to grow into: an index done building keeps only its entries. */
-  trim(): void {
-    if (this.packed.length > EXACT_UP_TO) this.compact()
+    return removeFrom(this.list, id)
   }
 
   *keys(): IterableIterator<number> {
-    for (let at = 0; at < this.packed.length; at++) {
-      const entry = this.packed[at]!
+    const list = this.list
+    for (let at = FIRST; at < list.length; at++) {
+      const entry = list[at]!
       if (countOf(entry) === 0) continue
-      this.cursor = at
+      hintList = list
+      hintAt = at
       yield idOf(entry)
     }
   }
 
   *[Symbol.iterator](): IterableIterator<[number, number]> {
-    for (let at = 0; at < this.packed.length; at++) {
-      const entry = this.packed[at]!
+    const list = this.list
+    for (let at = FIRST; at < list.length; at++) {
+      const entry = list[at]!
       if (countOf(entry) !== 0) yield [idOf(entry), countOf(entry)]
     }
   }
-
-  /** The index of `id`'s entry, or -1. */
-  private find(id: number): number {
-    const entries = this.packed
-    const near = entries[this.cursor]
-    if (near !== undefined && idOf(near) === id) return this.cursor
-    let low = 0
-    let high = entries.length - 1
-    while (low <= high) {
-      const middle = (low + high) >> 1
-      const found = idOf(entries[middle]!)
-      if (found === id) return middle
-      if (found < id) low = middle + 1
-      else high = middle - 1
-    }
-    return -1
-  }
-
-  private insertionPoint(id: number): number {
-    let low = 0
-    let high = this.packed.length
-    while (low < high) {
-      const middle = (low + high) >> 1
-      if (idOf(this.packed[middle]!) < id) low = middle + 1
-      else high = middle
-    }
-    return low
-  }
-
-  /** A copy without tombstones, exactly as long as its entries (`slice` leaves no room to grow, `filter` does). */
-  private compact(): void {
-    const kept = this.live === this.packed.length ? this.packed : this.packed.filter((entry) => countOf(entry) !== 0)
-    this.packed = kept.slice()
-    this.cursor = 0
-  }
 }
 
-/**
- * A term's postings by field id (MiniSearch numbers its fields 0, 1, 2…) instead of a Map: most terms
- * occur in one field only, kept inline; any other field's list goes in a small array beside it.
- */
-export class FieldPostings {
-  private field = -1
-  private postings: Postings | undefined
-  private others: [number, Postings][] | null = null
+/** Where a term's postings are kept, and changed. */
+export interface PostingsStore {
+  stored(term: string): TermPostings | undefined
+  store(term: string, postings: TermPostings): void
+}
+
+/** A term's fields as MiniSearch reads and updates them: a Map from field id to that field's list. */
+export class TermFieldsView {
+  constructor(
+    private readonly store: PostingsStore,
+    private readonly term: string,
+  ) {}
+
+  private get postings(): TermPostings {
+    return this.store.stored(this.term) ?? []
+  }
 
   get size(): number {
-    return (this.field >= 0 ? 1 : 0) + (this.others?.length ?? 0)
+    return listsOf(this.postings).length
   }
 
-  get(fieldId: number): Postings | undefined {
-    if (fieldId === this.field) return this.postings
-    return this.others?.find(([id]) => id === fieldId)?.[1]
-  }
-
-  set(fieldId: number, postings: Postings): this {
-    if (this.field < 0 || this.field === fieldId) {
-      this.field = fieldId
-      this.postings = postings
-      return this
-    }
-    const other = this.others?.find(([id]) => id === fieldId)
-    if (other) other[1] = postings
-    else (this.others ??= []).push([fieldId, postings])
-    return this
+  get(fieldId: number): PostingsView | undefined {
+    const list = listOf(this.postings, fieldId)
+    return list && new PostingsView(list)
   }
 
   delete(fieldId: number): boolean {
-    if (fieldId === this.field) {
-      const next = this.others?.shift()
-      this.field = next?.[0] ?? -1
-      this.postings = next?.[1]
-      if (this.others?.length === 0) this.others = null
-      return true
-    }
-    const at = this.others?.findIndex(([id]) => id === fieldId) ?? -1
-    if (at < 0) return false
-    this.others!.splice(at, 1)
-    if (this.others!.length === 0) this.others = null
+    const postings = this.postings
+    if (!listOf(postings, fieldId)) return false
+    this.store.store(this.term, withoutList(postings, fieldId))
     return true
   }
 
-  trim(): void {
-    this.postings?.trim()
-    for (const [, postings] of this.others ?? []) postings.trim()
-  }
-
   /** The fields as they were when iteration began: MiniSearch's vacuum deletes fields while it iterates. */
-  [Symbol.iterator](): IterableIterator<[number, Postings]> {
-    const all: [number, Postings][] = this.field >= 0 ? [[this.field, this.postings!]] : []
-    return (this.others ? all.concat(this.others) : all)[Symbol.iterator]()
+  *[Symbol.iterator](): IterableIterator<[number, PostingsView]> {
+    for (const list of [...listsOf(this.postings)]) yield [list[FIELD]!, new PostingsView(list)]
   }
 }

@@ -1,5 +1,5 @@
 import MiniSearch, { type Options, type SearchOptions } from 'minisearch'
-import { FieldPostings, Postings } from './compact-postings.js'
+import { countOne, listOf, newList, TermFieldsView, trimmed, withList, type TermPostings } from './compact-postings.js'
 import { TermDictionary } from './term-dictionary.js'
 import type { SearchResult } from '../../plugin/protocol.js'
 import { markdownToText } from './plain-text.js'
@@ -88,13 +88,14 @@ interface TopMatches {
 export class RankedSearch<T = SearchDocument> extends MiniSearch<T> {
   constructor(options: Options<T>) {
     super(options)
-    // Terms in a dictionary (term-dictionary.ts) instead of MiniSearch's radix tree of Maps, a quarter of its memory.
-    ;(this as unknown as { _index: TermDictionary<FieldPostings> })._index = new TermDictionary()
+    // Terms in a dictionary (term-dictionary.ts) instead of MiniSearch's radix tree of Maps, a quarter of
+    // its memory; their postings in arrays (compact-postings.ts), read through views.
+    ;(this as unknown as { _index: Terms })._index = new TermDictionary((dictionary, term) => new TermFieldsView(dictionary, term))
   }
 
   /** Every term and its postings. */
-  get terms(): TermDictionary<FieldPostings> {
-    return (this as unknown as { _index: TermDictionary<FieldPostings> })._index
+  get terms(): Terms {
+    return (this as unknown as { _index: Terms })._index
   }
 
   top(query: string, options: SearchOptions, limit: number): TopMatches {
@@ -119,15 +120,17 @@ export class RankedSearch<T = SearchDocument> extends MiniSearch<T> {
   }
 }
 
+type Terms = TermDictionary<TermPostings, TermFieldsView>
+
 // MiniSearch's `addTerm` (private in its types, so set on the prototype) files a (term, page) pair in
-// compact postings (compact-postings.ts) instead of two levels of Maps, a sixth of their memory; the
-// rest of MiniSearch reads and updates them through the same methods.
+// compact postings (compact-postings.ts) instead of two levels of Maps, a tenth of their memory; the
+// rest of MiniSearch reads and updates them through views with the same methods.
 Object.defineProperty(RankedSearch.prototype, 'addTerm', {
-  value: function addTerm(this: { _index: { fetch(term: string, initial: () => FieldPostings): FieldPostings } }, fieldId: number, documentId: number, term: string): void {
-    const fields = this._index.fetch(term, () => new FieldPostings())
-    const postings = fields.get(fieldId)
-    if (postings) postings.set(documentId, (postings.get(documentId) ?? 0) + 1)
-    else fields.set(fieldId, new Postings().set(documentId, 1))
+  value: function addTerm(this: RankedSearch, fieldId: number, documentId: number, term: string): void {
+    const postings = this.terms.stored(term)
+    const list = postings && listOf(postings, fieldId)
+    if (list) countOne(list, documentId)
+    else this.terms.store(term, postings ? withList(postings, newList(fieldId, documentId)) : newList(fieldId, documentId))
   },
 })
 
@@ -186,8 +189,9 @@ export class SearchIndex {
 
   /** Gives back the room the postings left to grow into (some 7 % of the index), a term a step: for a build that is done. */
   *trimming(): Generator<void> {
-    for (const [, fields] of this.engine.terms) {
-      fields.trim()
+    const terms = this.engine.terms
+    for (const [term, postings] of terms.storedEntries()) {
+      terms.store(term, trimmed(postings))
       yield
     }
   }

@@ -5,11 +5,12 @@
 // typo-tolerant lookups, which walk that order as they would the tree.
 
 /**
- * Terms and what is filed under each. Iterates in the order terms were added; `atPrefix` and
- * `fuzzyGet` read the terms in code-unit order, sorted when first needed after a change.
+ * Terms and what is filed under each (`S`), read through a view (`V`) made on demand. Iterates in the
+ * order terms were added; `atPrefix` and `fuzzyGet` read the terms in code-unit order, sorted when
+ * first needed after a change (or ahead of time, see `sortAdded`).
  */
-export class TermDictionary<T> {
-  private readonly entries = new Map<string, T>()
+export class TermDictionary<S, V> {
+  private readonly entries = new Map<string, S>()
   /** Every term in code-unit order, as of the last sort (removed ones may linger until the next). */
   private sorted: string[] = []
   /** Terms added since the last sort. */
@@ -19,28 +20,36 @@ export class TermDictionary<T> {
   /** For each term in `sorted`, how many code units it shares at its start with the one before. */
   private shared = new Uint8Array(0)
 
+  /** `view` gives what a term's entry is read through (the dictionary and the term: a view may change the entry). */
+  constructor(private readonly view: (dictionary: TermDictionary<S, V>, term: string) => V) {}
+
   get size(): number {
     return this.entries.size
   }
 
-  get(term: string): T | undefined {
+  /** What is filed under `term`. */
+  stored(term: string): S | undefined {
     return this.entries.get(term)
+  }
+
+  /** Files `value` under `term`, in place of what was. */
+  store(term: string, value: S): void {
+    if (!this.entries.has(term)) this.added.push(term)
+    this.entries.set(term, value)
+  }
+
+  get(term: string): V | undefined {
+    return this.entries.has(term) ? this.view(this, term) : undefined
   }
 
   has(term: string): boolean {
     return this.entries.has(term)
   }
 
-  set(term: string, value: T): this {
-    if (!this.entries.has(term)) this.added.push(term)
-    this.entries.set(term, value)
-    return this
-  }
-
-  fetch(term: string, initial: () => T): T {
-    let value = this.entries.get(term)
-    if (value === undefined) this.set(term, (value = initial()))
-    return value
+  /** MiniSearch's way to get a term it knows is there (its `removeTerm` asks `has` first). */
+  fetch(term: string): V {
+    if (!this.entries.has(term)) throw new Error(`no term ${JSON.stringify(term)} in the search index`)
+    return this.view(this, term)
   }
 
   delete(term: string): boolean {
@@ -50,16 +59,20 @@ export class TermDictionary<T> {
   }
 
   /** Safe to delete from while iterating (MiniSearch's vacuum does), as a Map is. */
-  [Symbol.iterator](): IterableIterator<[string, T]> {
-    return this.entries[Symbol.iterator]()
+  *[Symbol.iterator](): IterableIterator<[string, V]> {
+    for (const term of this.entries.keys()) yield [term, this.view(this, term)]
+  }
+
+  /** Every term and what is filed under it, in the order they were added. */
+  storedEntries(): IterableIterator<[string, S]> {
+    return this.entries.entries()
   }
 
   /** Every term that starts with `prefix` (itself included), in code-unit order. */
-  *atPrefix(prefix: string): IterableIterator<[string, T]> {
+  *atPrefix(prefix: string): IterableIterator<[string, V]> {
     const terms = this.ordered()
     for (let at = firstAtLeast(terms, prefix, 0); at < terms.length && terms[at]!.startsWith(prefix); at++) {
-      const value = this.entries.get(terms[at]!)
-      if (value !== undefined) yield [terms[at]!, value]
+      if (this.entries.has(terms[at]!)) yield [terms[at]!, this.view(this, terms[at]!)]
     }
   }
 
@@ -69,8 +82,8 @@ export class TermDictionary<T> {
    * the distance matrix for the prefix a term shares with the one before are kept, and once every cell
    * of a row is over the limit, the terms that share that prefix are stepped over.
    */
-  fuzzyGet(query: string, maxDistance: number): Map<string, [T, number]> {
-    const results = new Map<string, [T, number]>()
+  fuzzyGet(query: string, maxDistance: number): Map<string, [V, number]> {
+    const results = new Map<string, [V, number]>()
     const terms = this.ordered()
     const shared = this.shared
     const columns = query.length + 1
@@ -111,8 +124,7 @@ export class TermDictionary<T> {
         continue
       }
       const distance = matrix[term.length * columns + columns - 1]!
-      const value = distance <= maxDistance ? this.entries.get(term) : undefined
-      if (value !== undefined) results.set(term, [value, distance])
+      if (distance <= maxDistance && this.entries.has(term)) results.set(term, [this.view(this, term), distance])
     }
     return results
   }
