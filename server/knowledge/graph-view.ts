@@ -1,5 +1,6 @@
 import type { GraphEdge, GraphResponse, UnresolvedLink } from '../../plugin/protocol.js'
 import type { IndexedPage } from './link-graph.js'
+import { lookupOfLink } from './resolver.js'
 
 /** A link target that named several pages equally; the shortest path won. */
 export interface Collision {
@@ -72,8 +73,10 @@ export function collectCollisions(pages: Iterable<IndexedPage>): Collision[] {
   for (const page of sortedPages(pages)) {
     for (const link of page.links) {
       const candidates = link.resolution.collidesWith
-      if (!candidates || link.lookup.kind !== 'name') continue
-      const name = link.lookup.key
+      if (!candidates) continue
+      const lookup = lookupOfLink(link, page.path)
+      if (lookup.kind !== 'name') continue
+      const name = lookup.key
       const collision = byName.get(name) ?? { name, chosen: candidates[0]!, candidates, sources: [] }
       byName.set(name, collision)
       if (collision.sources.at(-1) !== page.path) collision.sources.push(page.path)

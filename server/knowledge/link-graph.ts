@@ -2,7 +2,7 @@ import type { ChangeSet } from './change-set.js'
 import type { DependencyKeys, NameTable } from './name-table.js'
 import type { ParsedPage } from './parse-page.js'
 import type { ParsedLink } from './parse-inline.js'
-import { resolveLookup, type Lookup, type Resolution } from './resolver.js'
+import { lookupOfLink, resolveLookup, type Lookup, type Resolution } from './resolver.js'
 
 /** A parsed link with its resolution filled in. */
 export type IndexedLink = ParsedLink
@@ -48,7 +48,7 @@ export class LinkGraph {
   attach(page: ParsedPage, names: NameTable, changes?: ChangeSet): IndexedPage {
     const source = page.path
     for (const link of page.links) {
-      const lookup = link.lookup
+      const lookup = lookupOfLink(link, source)
       if (lookup.kind === 'name') link.resolution = names.resolveAndFile(lookup.key, source)
       else {
         link.resolution = resolveLookup(lookup, source, names)
@@ -62,7 +62,7 @@ export class LinkGraph {
 
   detach(page: IndexedPage, names: NameTable, changes?: ChangeSet): void {
     for (const link of page.links) {
-      const { lookup } = link
+      const lookup = lookupOfLink(link, page.path)
       if (lookup.kind === 'name') names.unfile(lookup.key, page.path)
       else if (lookup.kind === 'path') for (const candidate of lookup.candidates) removeAll(this.pathDependents, candidate, page.path)
       this.removeEdge(page.path, link.resolution.path, changes)
@@ -80,8 +80,9 @@ export class LinkGraph {
       const page = pages.get(source)
       if (!page) continue
       for (const link of page.links) {
-        if (!isFiledUnder(link.lookup, nameSet, pathSet)) continue
-        const next = resolveLookup(link.lookup, source, names)
+        const lookup = lookupOfLink(link, source)
+        if (!isFiledUnder(lookup, nameSet, pathSet)) continue
+        const next = resolveLookup(lookup, source, names)
         if (sameResolution(next, link.resolution)) continue
         if (next.path !== link.resolution.path) {
           this.removeEdge(source, link.resolution.path, changes)

@@ -105,10 +105,9 @@ type Block = { kind: 'fence'; marker: string; quoted: boolean } | { kind: 'html'
 
 /**
  * Reads a page body block by block, the way markdown-it does in the cases that matter for links:
- * fenced and indented code, HTML blocks, headings and prose. Links are found in prose only, and
- * are looked up as written on `fromPath`.
+ * fenced and indented code, HTML blocks, headings and prose. Links are found in prose only.
  */
-export function parseMarkdown(body: string, bodyOffset = 0, bodyLine = 1, fromPath = ''): ParsedMarkdown {
+export function parseMarkdown(body: string, bodyOffset = 0, bodyLine = 1): ParsedMarkdown {
   const links: ParsedLink[] = []
   const headings: ParsedHeading[] = []
   let block: Block = null
@@ -121,7 +120,7 @@ export function parseMarkdown(body: string, bodyOffset = 0, bodyLine = 1, fromPa
   let lineNumber = bodyLine - 1
 
   const flushParagraph = () => {
-    if (paragraphStart !== -1) scanInline(body.slice(paragraphStart, paragraphEnd), bodyOffset + paragraphStart, paragraphLine, fromPath, links)
+    if (paragraphStart !== -1) scanInline(body.slice(paragraphStart, paragraphEnd), bodyOffset + paragraphStart, paragraphLine, links)
     paragraphStart = -1
   }
 
@@ -215,7 +214,7 @@ export function parseMarkdown(body: string, bodyOffset = 0, bodyLine = 1, fromPa
       const content = heading.content
       headings.push(makeHeading(heading.level, content))
       const contentStart = quoted ? body.indexOf(content, lineStart) : lineStart + line.indexOf(content)
-      scanInline(content, bodyOffset + contentStart, lineNumber, fromPath, links)
+      scanInline(content, bodyOffset + contentStart, lineNumber, links)
       continue
     }
     if ((firstCode === 61 || firstCode === 45) && paragraphStart !== -1 && !inList && SETEXT_UNDERLINE.test(line)) {

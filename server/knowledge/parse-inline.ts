@@ -1,4 +1,4 @@
-import { lookupOf, UNRESOLVED, type Lookup, type Resolution } from './resolver.js'
+import { UNRESOLVED, type Resolution } from './resolver.js'
 import { parseWikiInner } from './wiki-syntax.js'
 
 export interface ParsedLink {
@@ -14,8 +14,6 @@ export interface ParsedLink {
   offset: number
   /** 1-based line of the link in the page's full content. */
   line: number
-  /** How the link finds its page: it depends only on the page the link is on, so it is found while parsing. */
-  lookup: Lookup
   /** Where the link leads: filled in when the page joins an index. */
   resolution: Resolution
 }
@@ -115,9 +113,8 @@ function makeLink(
   embed: boolean,
   offset: number,
   line: number,
-  fromPath: string,
 ): ParsedLink {
-  return { syntax, target, heading, label, embed, offset, line, lookup: lookupOf(syntax, target, fromPath), resolution: UNRESOLVED }
+  return { syntax, target, heading, label, embed, offset, line, resolution: UNRESOLVED }
 }
 
 /** The smallest of four positions, ignoring -1 (not found); -1 if all are. */
@@ -136,7 +133,7 @@ function earliest(first: number, second: number, third: number, fourth: number):
  * '<' are each found with indexOf and remembered: prose is mostly plain text, and indexOf skips
  * it far faster than a per-character loop or a global regular expression.
  */
-export function scanInline(text: string, offset: number, startLine: number, fromPath: string, links: ParsedLink[]): void {
+export function scanInline(text: string, offset: number, startLine: number, links: ParsedLink[]): void {
   let backslash = text.indexOf('\\')
   let backtick = text.indexOf('`')
   let bracket = text.indexOf('[')
@@ -196,7 +193,7 @@ export function scanInline(text: string, offset: number, startLine: number, from
         const at = embed ? index - 1 : index
         lastLine = lineAt(text, lastIndex, at, lastLine)
         lastIndex = at
-        links.push(makeLink('wiki', parts.target, parts.heading, parts.label, embed, offset + at, lastLine, fromPath))
+        links.push(makeLink('wiki', parts.target, parts.heading, parts.label, embed, offset + at, lastLine))
         from = close + 2
       } else if (destinationAt === -1) {
         from = index + 1
@@ -216,7 +213,7 @@ export function scanInline(text: string, offset: number, startLine: number, from
           const label = (link[1] ?? '').trim() || undefined
           lastLine = lineAt(text, lastIndex, index, lastLine)
           lastIndex = index
-          links.push(makeLink('markdown', destination, heading, label, false, offset + index, lastLine, fromPath))
+          links.push(makeLink('markdown', destination, heading, label, false, offset + index, lastLine))
         }
         from = MARKDOWN_LINK.lastIndex
       }

@@ -52,15 +52,9 @@ const own = (text: string): string => (text.length < 13 ? text : (JSON.parse(JSO
 const ownAll = (texts: string[]): string[] => texts.map(own)
 const ownMaybe = (text: string | undefined): string | undefined => (text === undefined ? undefined : own(text))
 
-/**
- * The parsed link, its text copied out of the page's (see `own`), in place: the link and its lookup
- * were made for this page alone. A lookup key spelled like the target (a lower-case name) shares its copy.
- */
-function ownLink<T extends { target: string; heading: string | undefined; label: string | undefined }>(link: T, lookup?: ParsedLink['lookup']): T {
-  const target = own(link.target)
-  if (lookup?.kind === 'name') lookup.key = lookup.key === link.target ? target : own(lookup.key)
-  else if (lookup?.kind === 'path') for (let index = 0; index < lookup.candidates.length; index++) lookup.candidates[index] = own(lookup.candidates[index]!)
-  link.target = target
+/** The parsed link, its text copied out of the page's (see `own`), in place: the link was made for this page alone. */
+function ownLink<T extends { target: string; heading: string | undefined; label: string | undefined }>(link: T): T {
+  link.target = own(link.target)
   link.heading = ownMaybe(link.heading)
   link.label = ownMaybe(link.label)
   return link
@@ -77,12 +71,12 @@ function ownHeadings(headings: ParsedHeading[]): ParsedHeading[] {
 
 export function parsePage(path: string, content: string): ParsedPage {
   const { meta, bodyOffset } = readPage(path, content)
-  const parsed = parseMarkdown(meta.body, bodyOffset, countLines(content, bodyOffset), path)
+  const parsed = parseMarkdown(meta.body, bodyOffset, countLines(content, bodyOffset))
   const links: ParsedLink[] = []
   const attachments: AttachmentLink[] = []
   for (const link of parsed.links) {
     if (link.syntax !== 'wiki' || !isAssetTarget(link.target)) {
-      links.push(ownLink(link, link.lookup))
+      links.push(ownLink(link))
     } else {
       const { target, heading, label, embed, line } = ownLink(link)
       const lookup = attachmentLookup(target, path)

@@ -43,6 +43,12 @@ function pageCandidates(sitePath: string | null, endsWithSlash: boolean): string
 }
 
 /**
+ * How a link written on `fromPath` is looked up (worked out when needed rather than kept with each of a
+ * big blog's links: it costs a lower-casing, and keeping it some 80 bytes a link).
+ */
+export const lookupOfLink = (link: { syntax: 'wiki' | 'markdown'; target: string }, fromPath: string): Lookup => lookupOf(link.syntax, link.target, fromPath)
+
+/**
  * How a link written on `fromPath` is looked up. Wiki-links go by name (Obsidian: file name,
  * '/'-path suffix, and here also title and alias) unless they start with './' or '../'; ordinary
  * Markdown links go by path, relative to the page or, with a leading '/', to the site root.
