@@ -35,8 +35,26 @@ export function comparePaths(left: string, right: string): number {
   return left < right ? -1 : left > right ? 1 : 0
 }
 
+/**
+ * A list kept as its one item when it has one: most names name one page, and most are linked by one
+ * page or none, and a one-item array costs 56 bytes more than its item (tens of thousands of them on
+ * a 10,000-page blog).
+ */
+type Few = string | string[] | undefined
+
+const listOf = (few: Few): readonly string[] => (few === undefined ? [] : typeof few === 'string' ? [few] : few)
+
+/** `few` without `item`. */
+function without(few: Few, item: string): Few {
+  if (typeof few === 'string' || few === undefined) return few === item ? undefined : few
+  const kept = few.filter((each) => each !== item)
+  return kept.length === 0 ? undefined : kept.length === 1 ? kept[0] : kept
+}
+
 /** Inserts keeping the list best-first, so a lookup never sorts. */
-function insertSorted(list: string[], pagePath: string): void {
+function withSorted(few: Few, pagePath: string): Few {
+  if (few === undefined || few === pagePath) return pagePath
+  const list = typeof few === 'string' ? [few] : few
   let low = 0
   let high = list.length
   while (low < high) {
@@ -45,25 +63,26 @@ function insertSorted(list: string[], pagePath: string): void {
     else high = middle
   }
   if (list[low] !== pagePath) list.splice(low, 0, pagePath)
+  return list
 }
 
 type Tier = 'paths' | 'titles' | 'aliases'
 
 /** Everything filed under one key. Every field is always present (possibly undefined): one object shape. */
 interface NameEntry {
-  paths: string[] | undefined
-  titles: string[] | undefined
-  aliases: string[] | undefined
+  paths: Few
+  titles: Few
+  aliases: Few
   /** Pages with a link by this name (each once): they re-resolve when the pages above change. */
-  dependents: string[] | undefined
+  dependents: Few
   /** Where a link by this name leads, shared by all such links; dropped when a tier changes. */
   resolution: Resolution | undefined
 }
 
-function best(list: string[] | undefined, tier: MatchTier): NameMatch | null {
-  if (!list) return null
-  if (list.length === 1) return { tier, path: list[0]! }
-  return { tier, path: list[0]!, collidesWith: [...list] }
+function best(few: Few, tier: MatchTier): NameMatch | null {
+  if (few === undefined) return null
+  if (typeof few === 'string') return { tier, path: few }
+  return { tier, path: few[0]!, collidesWith: [...few] }
 }
 
 function match(entry: NameEntry): NameMatch | null {
@@ -105,7 +124,8 @@ export class NameTable {
   resolveAndFile(key: string, source: string): Resolution {
     const entry = this.entry(key)
     const dependents = entry.dependents
-    if (!dependents) entry.dependents = [source]
+    if (dependents === undefined) entry.dependents = source
+    else if (typeof dependents === 'string') entry.dependents = dependents === source ? source : [dependents, source]
     else if (dependents[dependents.length - 1] !== source) dependents.push(source)
     return (entry.resolution ??= toResolution(match(entry)))
   }
@@ -113,13 +133,12 @@ export class NameTable {
   unfile(key: string, source: string): void {
     const entry = this.entries.get(key)
     if (!entry?.dependents) return
-    const kept = entry.dependents.filter((item) => item !== source)
-    entry.dependents = kept.length ? kept : undefined
+    entry.dependents = without(entry.dependents, source)
     this.dropIfEmpty(key, entry)
   }
 
   dependents(key: string): readonly string[] {
-    return this.entries.get(key)?.dependents ?? []
+    return listOf(this.entries.get(key)?.dependents)
   }
 
   /** A plain, sorted view of the table, for comparing two indexes. */
@@ -127,8 +146,8 @@ export class NameTable {
     return [...this.entries]
       .map(([key, entry]): [string, Partial<Record<Tier | 'dependents', string[]>>] => {
         const view: Partial<Record<Tier | 'dependents', string[]>> = {}
-        for (const tier of ['paths', 'titles', 'aliases'] as const) if (entry[tier]) view[tier] = [...entry[tier]]
-        if (entry.dependents) view.dependents = [...entry.dependents].sort()
+        for (const tier of ['paths', 'titles', 'aliases'] as const) if (entry[tier]) view[tier] = [...listOf(entry[tier])]
+        if (entry.dependents) view.dependents = [...listOf(entry.dependents)].sort()
         return [key, view]
       })
       .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
@@ -143,19 +162,14 @@ export class NameTable {
   private addTo(key: string, tier: Tier, pagePath: string): void {
     if (!key) return
     const entry = this.entry(key)
-    const list = entry[tier]
-    if (list) insertSorted(list, pagePath)
-    else entry[tier] = [pagePath]
+    entry[tier] = withSorted(entry[tier], pagePath)
     entry.resolution = undefined
   }
 
   private removeFrom(key: string, tier: Tier, pagePath: string): void {
     const entry = this.entries.get(key)
-    const list = entry?.[tier]
-    if (!entry || !list) return
-    const at = list.indexOf(pagePath)
-    if (at !== -1) list.splice(at, 1)
-    if (list.length === 0) entry[tier] = undefined
+    if (!entry?.[tier]) return
+    entry[tier] = without(entry[tier], pagePath)
     entry.resolution = undefined
     this.dropIfEmpty(key, entry)
   }
