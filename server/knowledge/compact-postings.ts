@@ -1,9 +1,9 @@
 // MiniSearch keeps, for every term, a `Map` of fields and in each a `Map` from page to the term's count
 // there: about 57 bytes a (term, page) pair, 2.4 million pairs and 128 MB on a 10,000-page blog. Here a
-// term's postings are plain arrays of numbers, a page's short id and its count packed in one, and
-// MiniSearch reads and updates them through views that answer the few Map methods MiniSearch 7.2.0
-// calls (see search-index.ts): some 8 bytes a pair and 16 a list, where objects around each list
-// would cost another hundred bytes for each of the 120,000 lists.
+// term's postings are plain arrays of numbers, a page's short id and its count packed in one (8 bytes
+// a pair, some 64 a list), and MiniSearch reads and updates them through views made when it asks, that
+// answer the few Map methods MiniSearch 7.2.0 calls (see search-index.ts): objects kept around each
+// of the 120,000 lists would cost another hundred bytes apiece.
 
 /** Counts are kept up to this (BM25 saturates long before); a page's short id fills the rest of a number. */
 const COUNT_SPAN = 0x10000
