@@ -1,5 +1,5 @@
 import type { SearchResult } from '../../plugin/protocol.js'
-import { nextTurn } from './load-pages.js'
+import { nextTurn, runInSlices } from './load-pages.js'
 import { SearchIndex, type BodyReader, type SearchablePage } from './search-index.js'
 
 // Long enough to make progress, short enough that the dev server stays responsive.
@@ -13,15 +13,6 @@ const CATCH_UP_PAGES = 25
 const SORT_BATCH = 4096
 /** Below this many pages, a first build indexes bodies straight away (titles first would not be worth it). */
 const TITLES_FIRST_FROM = 100
-
-/** Runs `steps` to the end, SLICE_MS at a time, awaiting `pause` between slices. */
-async function inSlices(steps: Iterator<unknown>, pause: () => Promise<unknown>): Promise<void> {
-  for (;;) {
-    const deadline = performance.now() + SLICE_MS
-    while (performance.now() < deadline) if (steps.next().done) return
-    await pause()
-  }
-}
 
 /** Search results, and how much of the blog they cover while the first build is still running. */
 export interface SearchAnswer {
@@ -104,7 +95,7 @@ export class LiveSearch {
       await this.addPending(pause)
       if (first) {
         // What the first build's lists grew into and will not fill (some 7 % of the index), a slice at a time.
-        await inSlices(index.trimming(), pause)
+        await runInSlices(index.trimming(), SLICE_MS, pause)
         await this.addPending(pause)
       }
       this.preparing = null
