@@ -2,7 +2,7 @@
 // author waits for. 1,000 pages by default; METABLOG_BENCH_BIG=1 for 10,000 (METABLOG_BENCH_PAGES=N for any).
 import fs from 'node:fs'
 import path from 'node:path'
-import type { Page } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import { API_PREFIX, TOKEN_HEADER } from '../../plugin/protocol.js'
 import { KnowledgeIndex } from '../../server/knowledge/knowledge-index.js'
 import { listPagePaths } from '../../server/knowledge/load-pages.js'
@@ -87,15 +87,23 @@ async function liveUpdate(page: Page, folder: string, round: number) {
   return { ...result, siteDataRefetched: siteDataRequests.length > 0 }
 }
 
-/** A query the moment the server listens, then small GETs while the index builds: none may wait behind it. */
-async function searchDuringBuild(root: string, route: string, query: string) {
+/**
+ * The author's first calls, cold: a fresh server, the post opened in Chromium, and the moment the
+ * assistant's button is there (the earliest the author can ask anything) the first search, then the
+ * first call to the other routes, then small GETs while the search index builds: none may wait behind it.
+ * (A call sent the moment the port opens, before any page, waits behind Vite's own start: its file
+ * watcher setting up every file and its first transforms, which plain VitePress's requests wait behind too.)
+ */
+async function firstCalls(browser: Browser, root: string, route: string, query: string) {
   const server = await startServer(root, START_TIMEOUT_MS)
   try {
-    const token = await tokenOf(server, route)
+    const { page, paintMs } = await firstPaint(browser, server, route)
+    const [orbMs] = await timed(() => page.getByRole('button', { name: /^Open MetaBlog assistant/ }).waitFor({ timeout: START_TIMEOUT_MS }))
+    const token = await page.evaluate(() => document.querySelector<HTMLMetaElement>('meta[name="metablog-token"]')!.content)
     const [queryMs, first] = await timed(() => searchState(server, token, query))
     // An API route that reads no page: what it waits for is the event loop.
     const unrelated = () => fetch(`${server.origin}${API_PREFIX}/checkpoints`, { headers: { [TOKEN_HEADER]: token } }).then((response) => response.text())
-    // Graph and search load on their own: the first call to any other route loads the rest of the API and the model gateway, timed apart.
+    // Graph and search load on their own: the first call to any other route may still load the rest of the API, timed apart.
     const [apiLoadMs] = await timed(unrelated)
     const getMs: number[] = []
     const started = Date.now()
@@ -105,7 +113,8 @@ async function searchDuringBuild(root: string, route: string, query: string) {
       state = await searchState(server, token, query)
       await sleep(50)
     }
-    return { queryMs, first, apiLoadMs, getMs, buildMs: Date.now() - started }
+    await page.context().close()
+    return { paintMs, orbMs, queryMs, first, apiLoadMs, getMs, buildMs: Date.now() - started }
   } finally {
     await server.stop()
   }
@@ -116,8 +125,11 @@ async function buildRounds(root: string, rounds: number): Promise<FloorRounds> {
   const figures: FloorRounds = { read: [], build: [], parse: [], markdownIt: [] }
   await KnowledgeIndex.load(root) // warm the page cache and the JIT
   for (let round = 0; round < rounds; round++) {
-    const paths = await listPagePaths(root)
-    const [read, contents] = await timed(async () => paths.map((page) => fs.readFileSync(path.join(root, page), 'utf8')))
+    // The listing is part of the read, as it is of the build (and of the knowledge bench's floor).
+    const [read, [paths, contents]] = await timed(async () => {
+      const paths = await listPagePaths(root)
+      return [paths, paths.map((page) => fs.readFileSync(path.join(root, page), 'utf8'))] as const
+    })
     const [build] = await timed(() => KnowledgeIndex.load(root))
     const parsed = parseTimes(paths.map((page, at) => ({ path: page, content: contents[at]! })))
     figures.read.push(read)
@@ -171,7 +183,7 @@ export async function run(): Promise<void> {
         await server.stop()
       }
     }
-    const during = await searchDuringBuild(metablogRoot, route, query)
+    const during = await firstCalls(browser, metablogRoot, route, query)
 
     const paintRatio = median(paint.metablog) / median(paint.plain)
     const rssRatio = median(rss.metablog) / median(rss.plain)
@@ -183,8 +195,9 @@ export async function run(): Promise<void> {
     console.log(`    ${SETTLE_MS / 1000} s after the work (index built)   plain ${mb(median(afterWork.plain))}  MetaBlog ${mb(median(afterWork.metablog))}  ${workRatio.toFixed(2)}× (before V8 collects what the work left)`)
     console.log(`    peak RSS of the server process    plain ${mb(peak.plain)}  MetaBlog ${mb(peak.metablog)}; /@siteData plain ${(siteData.plain / 1024).toFixed(0)} KB, MetaBlog ${(siteData.metablog / 1024).toFixed(0)} KB`)
     const state = during.first.partial ? `partial, ${during.first.indexed}/${during.first.total} indexed` : 'index already complete'
+    console.log(`  the assistant's button, after paint ${ms(during.orbMs)} (first paint ${ms(during.paintMs)} from spawn); from then:`)
     console.log(`  first search query, cold            ${ms(during.queryMs)} (${state}, ${during.first.results.length} results)  target ≤ ${TARGETS.requestMs} ms  ${verdict(during.queryMs <= TARGETS.requestMs)}`)
-    console.log(`  first call to the other API routes  ${ms(during.apiLoadMs)} (loads them and the model gateway, once)  target ≤ ${TARGETS.requestMs} ms  ${verdict(during.apiLoadMs <= TARGETS.requestMs)}`)
+    console.log(`  first call to the other API routes  ${ms(during.apiLoadMs)} (loaded in the lull after the page, or by this call)  target ≤ ${TARGETS.requestMs} ms  ${verdict(during.apiLoadMs <= TARGETS.requestMs)}`)
     const getMedian = during.getMs.length ? median(during.getMs) : 0
     console.log(`  slowest GET while the index builds  ${ms(worstGet)} (median ${ms(getMedian)}, ${during.getMs.length} GETs over ${ms(during.buildMs)})  target ≤ ${TARGETS.requestMs} ms  ${verdict(worstGet <= TARGETS.requestMs)}`)
     const unseen = lives.find((live) => live.renderedMs === null)
