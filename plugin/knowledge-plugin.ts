@@ -6,7 +6,7 @@ import { graphAsset } from './graph-asset.js'
 import type { KnowledgeService } from './knowledge-service.js'
 import { BACKLINKS_DEFINE } from './options.js'
 import { createGraphSlices } from './page-knowledge.js'
-import type { PageKnowledge } from './protocol.js'
+import { shipPageKnowledge, type PageKnowledge } from './protocol.js'
 import { sidebarListMiddleware } from './sidebar-list-middleware.js'
 import { devSidebarSource, moreLabel } from '../server/knowledge/sidebar-window.js'
 import { createSidebarShipment, pageSection, type SidebarShipment } from './sidebar-shipment.js'
@@ -68,7 +68,7 @@ export function knowledgePlugin(knowledge: KnowledgeService): Plugin {
         site.transformPageData = async (pageData, context) => {
           const merged = await authorTransform?.(pageData, context)
           const metablog = pageKnowledge({ relativePath: pageData.relativePath, frontmatter: { ...pageData.frontmatter, ...merged?.frontmatter } })
-          return metablog ? { ...merged, metablog } : merged
+          return metablog ? { ...merged, metablog: shipPageKnowledge(metablog) } : merged
         }
       }
     },

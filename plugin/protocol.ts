@@ -496,7 +496,10 @@ export interface CompactGraph {
   unresolved: ([number, string] | [number, string, 'attachment'])[]
 }
 
-/** What a build adds to one page's own data (`page.metablog`), instead of shipping the whole site to every page. */
+/**
+ * What a build adds to one page's own data (`page.metablog`, shipped as `shipPageKnowledge` makes it),
+ * instead of shipping the whole site to every page.
+ */
 export interface PageKnowledge {
   /** The page's section of the generated sidebar (windowed): its multi-sidebar key and items, packed (server/knowledge/sidebar-packing.ts). */
   sidebar?: PackedSection
@@ -521,3 +524,28 @@ export interface PageLinks {
  * like the page data it completes; 404 ERR_NOT_FOUND for a folder the generated sidebar does not have.
  */
 export const DEV_SIDEBAR_PATH = '/@metablog/sidebar.json'
+
+/** Swaps `"` and `` ` ``: its own inverse. */
+const swapQuotes = (text: string): string => text.replace(/["`]/g, (quote) => (quote === '"' ? '`' : '"'))
+
+/**
+ * `page.metablog` as a page carries it: PageKnowledge's JSON with `"` and `` ` `` swapped, as one
+ * string. VitePress ships page data as JSON inside a JavaScript string literal, so every `"` in it is
+ * escaped, and Vue's SFC compiler (Babel) keeps such a literal as two string pieces per escape in the
+ * AST it holds for every page through a build: ~15 KB of heap a page for ~1.4 KB of sidebar and links.
+ * A backquote needs no escape in either kind of string literal, and is rare in paths and titles.
+ */
+export function shipPageKnowledge(knowledge: PageKnowledge): string {
+  return swapQuotes(JSON.stringify(knowledge))
+}
+
+let lastShipped: string | undefined
+let lastKnowledge: PageKnowledge | undefined
+
+/** A page's `metablog` data read back (see shipPageKnowledge); undefined when the page has none. The last one read is kept: each page render reads it twice. */
+export function pageKnowledgeOf(page: object): PageKnowledge | undefined {
+  const shipped = (page as { metablog?: unknown }).metablog
+  if (typeof shipped !== 'string') return undefined
+  if (shipped !== lastShipped) [lastShipped, lastKnowledge] = [shipped, JSON.parse(swapQuotes(shipped)) as PageKnowledge]
+  return lastKnowledge
+}

@@ -2,7 +2,7 @@ import { computed, onScopeDispose, shallowRef, watch, type ComputedRef, type Ref
 import { inBrowser, useData, withBase } from 'vitepress'
 import assistant from 'virtual:metablog/assistant'
 import graphAsset from 'virtual:metablog/graph'
-import type { CompactGraph, GraphResponse, PageKnowledge } from '../../plugin/protocol'
+import { pageKnowledgeOf, type CompactGraph, type GraphResponse } from '../../plugin/protocol'
 import { eventBus } from '../event-bus'
 import { decodeGraph } from './graph-asset'
 import { neighbourhood } from './graph-neighbourhood'
@@ -62,7 +62,7 @@ export function usePageGraph(path: Ref<string | undefined>): ComputedRef<GraphRe
     const wanted = path.value
     if (!wanted) return EMPTY
     if (!import.meta.env.DEV && wanted === page.value.relativePath) {
-      const links = (page.value as { metablog?: PageKnowledge }).metablog?.links
+      const links = pageKnowledgeOf(page.value)?.links
       return links ? decodePageLinks(links) : EMPTY
     }
     whole ??= useKnowledgeGraph()

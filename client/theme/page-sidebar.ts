@@ -2,7 +2,7 @@
 // page inlines; a long folder's "More" entry loads the folder's full list and expands it in place.
 import { dataSymbol, inBrowser, withBase, type DefaultTheme, type VitePressData } from 'vitepress'
 import { computed, inject, nextTick, shallowRef, type App } from 'vue'
-import type { PageKnowledge } from '../../plugin/protocol'
+import { pageKnowledgeOf } from '../../plugin/protocol'
 import { sidebarLink } from '../../server/knowledge/sidebar'
 import { unpackSection } from '../../server/knowledge/sidebar-packing'
 import { expandFolder, folderPages, MORE_CLASS, moreLabel, sectionKeyOf, windowSection } from '../../server/knowledge/sidebar-window'
@@ -100,7 +100,7 @@ export function providePageSidebar(app: App): void {
   // closures (onContentUpdated), and through `data` they would keep its whole app alive.
   const { page, site, theme: siteTheme } = data
   const theme = computed(() => {
-    const packed = (page.value as { metablog?: PageKnowledge }).metablog?.sidebar
+    const packed = pageKnowledgeOf(page.value)?.sidebar
     const section = packed && unpackSection(packed)
     const own: DefaultTheme.SidebarMulti | undefined = section && { [section.key]: section.items }
     const sidebar = shownSidebar(own, page.value.relativePath, site.value.lang)

@@ -3,7 +3,7 @@ import fs from 'node:fs/promises'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { CompactGraph, PageKnowledge } from '../../plugin/protocol.js'
+import { pageKnowledgeOf, type CompactGraph, type PageKnowledge } from '../../plugin/protocol.js'
 import { copySite, REPO_ROOT } from '../helpers/dev-server.js'
 
 let root: string
@@ -29,8 +29,9 @@ function pageData(prefix: string): { metablog?: PageKnowledge } {
   const chunk = files.find((file) => file.name.startsWith(`assets/${prefix}.`) && file.name.endsWith('.lean.js'))
   const literal = /JSON\.parse\(('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")\)/.exec(chunk?.text ?? '')?.[1]
   if (!literal) throw new Error(`no page data in ${chunk?.name ?? prefix}`)
-  // The literal is the bundler's own output, from this build: read as the browser would.
-  return JSON.parse(new Function(`return ${literal}`)() as string) as { metablog?: PageKnowledge }
+  // The literal is the bundler's own output, from this build: read as the browser would, `metablog` as the theme reads it.
+  const data = JSON.parse(new Function(`return ${literal}`)() as string) as object
+  return { metablog: pageKnowledgeOf(data) }
 }
 
 afterAll(async () => {
@@ -101,11 +102,11 @@ describe('vitepress build of the demo blog', () => {
     expect(siteData).not.toContain('sidebar')
     // The page still renders its folder's section, from its own data.
     expect(post).toMatch(/class="VPSidebar[\s\S]*href="\/posts\/understanding-etags"/)
-    const pageChunk = files.find((file) => /^assets\/posts_streaming-llm-responses\.md\.[\w-]+\.js$/.test(file.name))!
     // Its own section only, packed: links relative to the section's key.
-    expect(pageChunk.text).toContain('"sidebar":["/posts/",')
-    expect(pageChunk.text).toContain('"understanding-etags"]')
-    expect(pageChunk.text).not.toContain('"/notes/"')
+    const sidebar = JSON.stringify(pageData('posts_streaming-llm-responses.md').metablog?.sidebar)
+    expect(sidebar).toContain('["/posts/",')
+    expect(sidebar).toContain('"understanding-etags"]')
+    expect(sidebar).not.toContain('"/notes/"')
   })
 
   it('ships a local search index split with the CJK tokenizer', () => {

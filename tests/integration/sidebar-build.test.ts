@@ -6,6 +6,7 @@ import fs from 'node:fs/promises'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { pageKnowledgeOf } from '../../plugin/protocol.js'
 import { SIDEBAR_WINDOW } from '../../server/knowledge/sidebar-window.js'
 import { makeTempDir, REPO_ROOT } from '../helpers/dev-server.js'
 
@@ -92,9 +93,16 @@ describe('the windowed sidebar in a build', () => {
   it("carries the page's window in its own data packed: links relative to the section, each More by its parts", async () => {
     const chunk = (await fs.readdir(dist(roots.metablog, 'assets'))).find((name) => /^posts_p150\.md\.[\w-]+\.lean\.js$/.test(name))
     const code = await read(roots.metablog, `assets/${chunk}`)
-    expect(code).toContain('"sidebar":["/posts/",')
-    expect(code).toContain('["Post 299","p299"]')
-    expect(code).not.toContain('"link":"/posts/p')
+    // The page data as the theme reads it: VitePress's JSON string literal, then `metablog` unpacked.
+    const literal = /JSON\.parse\(('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")\)/.exec(code)?.[1]
+    const data = JSON.parse(new Function(`return ${literal}`)() as string) as { metablog?: unknown }
+    // One string without double quotes, which Vue's compiler would keep as pieces (see shipPageKnowledge).
+    expect(typeof data.metablog).toBe('string')
+    expect(data.metablog).not.toContain('"')
+    const sidebar = JSON.stringify(pageKnowledgeOf(data)?.sidebar)
+    expect(sidebar).toContain('["/posts/",')
+    expect(sidebar).toContain('["Post 299","p299"]')
+    expect(sidebar).not.toContain('"link":"/posts/p')
     // The More entry's markup is made in the page from its words, folder and source.
     expect(code).not.toContain('metablog-sidebar-more')
   })

@@ -4,7 +4,7 @@ import { decodePageLinks } from '../../../client/knowledge/page-links.js'
 import { decodeGraph } from '../../../client/knowledge/graph-asset.js'
 import { encodeGraph, graphAsset } from '../../../plugin/graph-asset.js'
 import { createGraphSlices } from '../../../plugin/page-knowledge.js'
-import type { GraphResponse } from '../../../plugin/protocol.js'
+import { pageKnowledgeOf, shipPageKnowledge, type GraphResponse, type PageKnowledge } from '../../../plugin/protocol.js'
 
 const node = (path: string) => ({ path, title: path.replace(/\.md$/, ''), tags: path.startsWith('posts/') ? ['post'] : [] })
 
@@ -92,5 +92,31 @@ describe('the graph asset', () => {
 
   it('refuses an edge to a page that is not a node', () => {
     expect(() => encodeGraph({ nodes: [node('a.md')], edges: [{ source: 'a.md', target: 'gone.md' }], unresolved: [] })).toThrow(/gone\.md/)
+  })
+})
+
+describe("a page's own knowledge as it ships", () => {
+  const knowledge: PageKnowledge = {
+    sidebar: ['/posts/', { t: 'Posts "quoted" `ticked` it\'s', c: false, i: [['Dön\'t \\ panic 伽马 "x"', 'p1'], ['`code` title', 'p2']] }] as unknown as PageKnowledge['sidebar'],
+    links: { nodes: [['posts/a "b".md', 'A `b` "c"'], ['posts/c.md', 'C\\']], edges: [[0, 1]] },
+  }
+
+  it('comes back as it went, through quotes, backquotes, apostrophes, backslashes and CJK', () => {
+    const shipped = shipPageKnowledge(knowledge)
+    expect(pageKnowledgeOf({ metablog: shipped })).toEqual(knowledge)
+    // Once more after another page: the kept last one is never stale.
+    expect(pageKnowledgeOf({ metablog: shipPageKnowledge({ links: { nodes: [], edges: [] } }) })).toEqual({ links: { nodes: [], edges: [] } })
+    expect(pageKnowledgeOf({ metablog: shipped })).toEqual(knowledge)
+  })
+
+  it('has no double quote where the titles have no backquote, so VitePress escapes none of it', () => {
+    const plain: PageKnowledge = { links: { nodes: [['posts/a.md', 'A title'], ['posts/b.md', 'It\'s B']], edges: [[1, 0]] } }
+    expect(shipPageKnowledge(plain)).not.toContain('"')
+    expect(JSON.stringify(shipPageKnowledge(plain)).slice(1, -1)).not.toContain('\\"')
+  })
+
+  it('is nothing for a page without it', () => {
+    expect(pageKnowledgeOf({})).toBeUndefined()
+    expect(pageKnowledgeOf({ metablog: undefined })).toBeUndefined()
   })
 })
