@@ -5,6 +5,7 @@ import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { pageKnowledgeOf, type CompactGraph, type PageKnowledge } from '../../plugin/protocol.js'
 import { copySite, REPO_ROOT } from '../helpers/dev-server.js'
+import { pageDataOfChunk } from '../helpers/page-data.js'
 
 let root: string
 let outDir: string
@@ -24,14 +25,11 @@ beforeAll(async () => {
   )
 }, 180_000)
 
-/** A page's `__pageData`, read back from its built chunk (VitePress ships it as a JSON.parse of a string literal). */
+/** A page's data as the theme reads it, from its built chunk (`metablog` unpacked). */
 function pageData(prefix: string): { metablog?: PageKnowledge } {
   const chunk = files.find((file) => file.name.startsWith(`assets/${prefix}.`) && file.name.endsWith('.lean.js'))
-  const literal = /JSON\.parse\(('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")\)/.exec(chunk?.text ?? '')?.[1]
-  if (!literal) throw new Error(`no page data in ${chunk?.name ?? prefix}`)
-  // The literal is the bundler's own output, from this build: read as the browser would, `metablog` as the theme reads it.
-  const data = JSON.parse(new Function(`return ${literal}`)() as string) as object
-  return { metablog: pageKnowledgeOf(data) }
+  if (!chunk) throw new Error(`no chunk for ${prefix}`)
+  return { metablog: pageKnowledgeOf(pageDataOfChunk(chunk.text, chunk.name)) }
 }
 
 afterAll(async () => {

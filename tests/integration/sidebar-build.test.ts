@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { pageKnowledgeOf } from '../../plugin/protocol.js'
 import { SIDEBAR_WINDOW } from '../../server/knowledge/sidebar-window.js'
 import { makeTempDir, REPO_ROOT } from '../helpers/dev-server.js'
+import { pageDataOfChunk } from '../helpers/page-data.js'
 
 const VITEPRESS = path.join(REPO_ROOT, 'node_modules/vitepress/bin/vitepress.js')
 const POSTS = 300
@@ -93,9 +94,7 @@ describe('the windowed sidebar in a build', () => {
   it("carries the page's window in its own data packed: links relative to the section, each More by its parts", async () => {
     const chunk = (await fs.readdir(dist(roots.metablog, 'assets'))).find((name) => /^posts_p150\.md\.[\w-]+\.lean\.js$/.test(name))
     const code = await read(roots.metablog, `assets/${chunk}`)
-    // The page data as the theme reads it: VitePress's JSON string literal, then `metablog` unpacked.
-    const literal = /JSON\.parse\(('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")\)/.exec(code)?.[1]
-    const data = JSON.parse(new Function(`return ${literal}`)() as string) as { metablog?: unknown }
+    const data = pageDataOfChunk(code, chunk)
     // One string without double quotes, which Vue's compiler would keep as pieces (see shipPageKnowledge).
     expect(typeof data.metablog).toBe('string')
     expect(data.metablog).not.toContain('"')
