@@ -6,6 +6,7 @@ import { createRequestGuard, createToken } from '../server/request-guard.js'
 import { createDevApiLoader } from './dev-api-loader.js'
 import type { KnowledgeService } from './knowledge-service.js'
 import { gateMiddleware } from './middleware/gate.js'
+import { watchPromptsFolder } from './prompts-watcher.js'
 import type { ResolvedOptions } from './options.js'
 import type { Plugin, ViteDevServer } from './vite-types.js'
 
@@ -37,6 +38,7 @@ export function devApiPlugin(options: ResolvedOptions, knowledge: KnowledgeServi
         (message) => log.error(message),
       )
       server.watcher.on('all', (event, file) => api.fileEvent(event, file))
+      watchPromptsFolder(server, site.root, options.promptsDir)
       // Graph and search are a few small modules of their own: a search right after the start does not wait for the model gateway.
       const knowledgeRoutes = createDevApiLoader(
         () => knowledge.ahead(async () => ({

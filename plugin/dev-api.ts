@@ -39,7 +39,7 @@ export function createDevApi(server: ViteDevServer, site: SiteConfig, options: R
     warn: (message) => log.warn(message),
   })
   const prompts = new PromptLibrary(path.resolve(site.root, options.promptsDir))
-  const promptEvent = watchPrompts(server, prompts, site.root)
+  const promptEvent = watchPrompts(server, prompts)
   const gateway = createLlmGateway({ llm: options.llm, envDir: site.root, mode: server.config.mode, log: (message) => log.info(message) })
   server.httpServer?.once('close', () => gateway.close())
   const feed = new PageChangeFeed(site.srcDir, { logError: (message) => log.error(message) })

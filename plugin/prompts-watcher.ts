@@ -8,15 +8,22 @@ import type { ViteDevServer } from './vite-types.js'
 const PROMPTS_EVENT_DELAY_MS = 50
 
 /**
- * Reloads the prompt files when one changes and tells the pages: adds the folder to the Vite watcher
- * and returns the listener for its events (the dev API hands it those from before it loaded too).
+ * Adds the prompts folder to the Vite watcher, when the dev server starts: a folder added later is
+ * scanned as the watcher's initial files are, without events, so a prompt written during that scan
+ * would be missed. The folder may lie outside what Vite watches (a srcDir below the site root), and
+ * the watcher ignores a path that does not exist yet: the nearest folder that does, within the site.
  */
-export function watchPrompts(server: ViteDevServer, prompts: PromptLibrary, siteRoot: string): (event: string, file: string) => void {
-  // The folder may lie outside what Vite watches (a srcDir below the site root), and the watcher
-  // ignores a path that does not exist yet: watch the nearest folder that does, within the site.
-  let watched = prompts.folder
+export function watchPromptsFolder(server: ViteDevServer, siteRoot: string, promptsDir: string): void {
+  let watched = path.resolve(siteRoot, promptsDir)
   while (!existsSync(watched) && isInside(path.dirname(watched), siteRoot)) watched = path.dirname(watched)
   server.watcher.add(watched)
+}
+
+/**
+ * Reloads the prompt files when one changes and tells the pages: the listener for the watcher's events
+ * (the dev API hands it those from before it loaded too).
+ */
+export function watchPrompts(server: ViteDevServer, prompts: PromptLibrary): (event: string, file: string) => void {
   let changed = new Set<string>()
   let timer: NodeJS.Timeout | undefined
   return (event, file) => {
