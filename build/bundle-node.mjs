@@ -17,7 +17,7 @@ const externalPackages = {
   name: 'external-packages',
   setup(build) {
     build.onResolve({ filter: /^[^./]/ }, ({ path: specifier, importer }) => {
-      if (importer.includes('/node_modules/')) return undefined
+      if (/[\\/]node_modules[\\/]/.test(importer)) return undefined
       const name = specifier.startsWith('@') ? specifier.split('/', 2).join('/') : specifier.split('/', 1)[0]
       return BUNDLED.has(name) ? undefined : { path: specifier, external: true }
     })
