@@ -1,4 +1,4 @@
-// Small Markdown helpers the skills share: front matter, page routes, code blocks.
+// Small Markdown helpers the skills share: front matter, code blocks, titles and file names.
 import slugify from 'slugify'
 
 export interface FrontMatter {
@@ -58,11 +58,6 @@ export function setFrontMatterField(source: string, key: string, value: string):
   const fieldPattern = new RegExp(`^${escaped}:.*(?:\\n[ \\t]+.*)*$`, 'm')
   const block = fieldPattern.test(match[1]!) ? match[1]!.replace(fieldPattern, line) : `${match[1]}\n${line}`
   return `---\n${block}\n---\n${source.slice(match[0].length)}`
-}
-
-/** The site route of a page path: `posts/a.md` → `/posts/a`, `posts/index.md` → `/posts/`. */
-export function routeOf(path: string): string {
-  return `/${path.replace(/(^|\/)index\.md$/, '$1').replace(/\.md$/, '')}`
 }
 
 /** A file name for a title; titles with no Latin letters (e.g. Chinese) get a dated name. */

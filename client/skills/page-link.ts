@@ -1,4 +1,4 @@
-import { routeOf } from './markdown'
+import { routeOf } from '../../server/knowledge/routes'
 
 const ROUTE_ESCAPES: Record<string, string> = { ' ': '%20', '(': '%28', ')': '%29' }
 

@@ -24,3 +24,12 @@ export function pageRoute(pagePath: string, options: RouteOptions = {}): string 
   else route = options.cleanUrls ? withoutExtension : `${withoutExtension}.html`
   return base + route.replace(UNSAFE_IN_HREF, (character) => encodeURIComponent(character))
 }
+
+/**
+ * The route the page's router goes to for a page path, without the base: `posts/a.md` → `/posts/a`,
+ * `posts/index.md` → `/posts/`. Here rather than beside the skills' Markdown helpers: the theme's
+ * backlinks import it, and a module that imports slugify would put slugify in every page's theme code.
+ */
+export function routeOf(path: string): string {
+  return `/${path.replace(/(^|\/)index\.md$/, '$1').replace(/\.md$/, '')}`
+}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import matter from 'gray-matter'
 import { guardContent } from '../../../../server/content-guard/index.js'
-import { codeBlocks, composeFrontMatter, routeOf, setFrontMatterField, slugForTitle, stripFrontMatter, today, wikiLinkLabel, yamlString } from '../../../../client/skills/markdown'
+import { codeBlocks, composeFrontMatter, setFrontMatterField, slugForTitle, stripFrontMatter, today, wikiLinkLabel, yamlString } from '../../../../client/skills/markdown'
 
 describe('front matter', () => {
   it('composes YAML with quoted strings and only the fields given', () => {
@@ -30,14 +30,7 @@ describe('front matter', () => {
   })
 })
 
-describe('routes and names', () => {
-  it('maps page paths to routes', () => {
-    expect(routeOf('posts/a.md')).toBe('/posts/a')
-    expect(routeOf('posts/index.md')).toBe('/posts/')
-    expect(routeOf('index.md')).toBe('/')
-    expect(routeOf('my-index.md')).toBe('/my-index')
-  })
-
+describe('names', () => {
   it('slugs Latin titles and gives titles without Latin letters a dated name', () => {
     expect(slugForTitle('Hello, World: Part 2!')).toBe('hello-world-part-2')
     expect(slugForTitle('缓存', new Date('2026-03-01T10:00:00Z'))).toMatch(/^post-2026-03-01-[0-9a-z]{4}$/)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { normalizeBase, pageRoute } from '../../../../server/knowledge/routes.js'
+import { normalizeBase, pageRoute, routeOf } from '../../../../server/knowledge/routes.js'
 import { slugify } from '../../../../server/knowledge/slug.js'
 
 describe('pageRoute', () => {
@@ -34,5 +34,14 @@ describe('slugify (VitePress heading ids)', () => {
     ['“Quoted” — words', 'quoted-—-words'],
   ])('%s → %s', (heading, slug) => {
     expect(slugify(heading)).toBe(slug)
+  })
+})
+
+describe('routeOf', () => {
+  it('maps page paths to the routes the router goes to, without the base', () => {
+    expect(routeOf('posts/a.md')).toBe('/posts/a')
+    expect(routeOf('posts/index.md')).toBe('/posts/')
+    expect(routeOf('index.md')).toBe('/')
+    expect(routeOf('my-index.md')).toBe('/my-index')
   })
 })
