@@ -27,9 +27,10 @@ export function pageRoute(pagePath: string, options: RouteOptions = {}): string 
 
 /**
  * The route the page's router goes to for a page path, without the base: `posts/a.md` → `/posts/a`,
- * `posts/index.md` → `/posts/`. Here rather than beside the skills' Markdown helpers: the theme's
- * backlinks import it, and a module that imports slugify would put slugify in every page's theme code.
+ * `posts/index.md` → `/posts/`, `notes/C#.md` → `/notes/C%23` (the router decodes it). Here rather than
+ * beside the skills' Markdown helpers: the theme's backlinks import it, and a module that imports
+ * slugify would put slugify in every page's theme code.
  */
 export function routeOf(path: string): string {
-  return `/${path.replace(/(^|\/)index\.md$/, '$1').replace(/\.md$/, '')}`
+  return pageRoute(path, { cleanUrls: true })
 }

@@ -44,4 +44,10 @@ describe('routeOf', () => {
     expect(routeOf('index.md')).toBe('/')
     expect(routeOf('my-index.md')).toBe('/my-index')
   })
+
+  it('encodes what would end the path of an href (a page about C# is reached, not its fragment)', () => {
+    expect(routeOf('notes/C#.md')).toBe('/notes/C%23')
+    expect(routeOf('notes/why?.md')).toBe('/notes/why%3F')
+    expect(routeOf('zh/知识 图谱.md')).toBe('/zh/知识%20图谱')
+  })
 })
