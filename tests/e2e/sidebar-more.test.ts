@@ -71,8 +71,8 @@ async function openByKeyboard(href: string): Promise<void> {
 beforeAll(async () => {
   root = await makeTempDir('sidebar-more')
   await write('index.md', '---\nlayout: home\n---\n')
-  // The two newest posts link the oldest: it has backlinks and a local graph.
-  const text = (index: number) => (index >= POSTS - 2 ? 'Text, after [[p0]].' : 'Text.')
+  // The two newest posts link the two oldest: they have backlinks and a local graph, p1's three screens down.
+  const text = (index: number) => (index >= POSTS - 2 ? 'Text, after [[p0]] and [[p1]].' : index === 1 ? 'A long post.\n\n'.repeat(120) : 'Text.')
   for (let index = 0; index < POSTS; index++) await write(`posts/p${index}.md`, `---\ndate: ${day(index)}\n---\n\n# Post ${index}\n\n${text(index)}\n`)
   await write('.vitepress/config.mts', "import { defineConfig } from 'vitepress'\nimport { withMetaBlog } from 'metablog'\n\nexport default withMetaBlog(defineConfig({ title: 'T', cleanUrls: true }))\n")
   await write('.vitepress/theme/index.ts', "import MetaBlogTheme from 'metablog/theme'\n\nexport default MetaBlogTheme\n")
@@ -125,6 +125,31 @@ describe('a long folder on the built site', () => {
 })
 
 describe('the local graph under a post on the built site', () => {
+  it('loads only on a page that shows it, once the reader nears it', async () => {
+    const graphCode: string[] = []
+    const watch = (on: Page) => on.on('request', (request) => /\/KnowledgeGraph\.[\w-]+\.js$/.test(request.url()) && graphCode.push(request.url()))
+    const reader = await browser.newPage({ viewport: { width: 1280, height: 900 } })
+    watch(reader)
+    try {
+      // No page links p5: no frame, and the graph's code is never fetched.
+      await reader.goto(`${previewOrigin}/posts/p5`)
+      await reader.waitForLoadState('networkidle')
+      expect(await reader.locator('.metablog-backlinks').count()).toBe(0)
+      expect(graphCode).toEqual([])
+      // p1 is linked, its frame three screens down: fetched when the reader scrolls towards it.
+      await reader.goto(`${previewOrigin}/posts/p1`)
+      await reader.waitForLoadState('networkidle')
+      expect(await reader.locator('.metablog-backlinks figure.metablog-graph').count()).toBe(1)
+      expect(graphCode).toEqual([])
+      await reader.locator('.metablog-backlinks').scrollIntoViewIfNeeded()
+      await reader.waitForFunction(() => Number(document.querySelector('.metablog-backlinks .metablog-graph canvas')?.getAttribute('data-labels')) > 0, null, { timeout: 30_000 })
+      expect(graphCode).toHaveLength(1)
+    } finally {
+      await reader.close()
+    }
+  })
+
+
   it('is drawn in the frame the build rendered for it, which keeps its size', async () => {
     const figure = (on: Page) => on.locator('.metablog-backlinks figure.metablog-graph')
     // Without JavaScript: the build's HTML, with the graph's frame and caption but no graph.
