@@ -16,6 +16,12 @@ declare module 'virtual:metablog/assistant' {
   export default assistant
 }
 
+declare module 'virtual:metablog/local-graph' {
+  /** Loads the KnowledgeGraph component for the small graph under "Linked from"; null on the server, which never draws it. */
+  const loadGraph: (() => Promise<typeof import('./components/KnowledgeGraph.vue')>) | null
+  export default loadGraph
+}
+
 declare module 'virtual:metablog/graph-component' {
   /** Loads the KnowledgeGraph component; null in a build whose pages never use `<KnowledgeGraph>`, which then compiles none of it. */
   const loadGraph: (() => Promise<typeof import('./components/KnowledgeGraph.vue')>) | null

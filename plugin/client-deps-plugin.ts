@@ -1,7 +1,14 @@
 import { fileURLToPath } from 'node:url'
 import type { SiteConfig } from 'vitepress'
 import { usesKnowledgeGraph } from './graph-usage.js'
-import { ASSISTANT_MODULE_ID, GRAPH_COMPONENT_MODULE_ID, RESOLVED_ASSISTANT_MODULE_ID, RESOLVED_GRAPH_COMPONENT_MODULE_ID } from './virtual-modules.js'
+import {
+  ASSISTANT_MODULE_ID,
+  GRAPH_COMPONENT_MODULE_ID,
+  LOCAL_GRAPH_MODULE_ID,
+  RESOLVED_ASSISTANT_MODULE_ID,
+  RESOLVED_GRAPH_COMPONENT_MODULE_ID,
+  RESOLVED_LOCAL_GRAPH_MODULE_ID,
+} from './virtual-modules.js'
 import type { Plugin } from './vite-types.js'
 
 // Everything the theme and the orb import from npm. Vite finds these only when a page first loads
@@ -41,11 +48,15 @@ export function clientDepsPlugin(): Plugin {
     name: 'metablog:client-deps',
     resolveId(id) {
       if (id === ASSISTANT_MODULE_ID) return RESOLVED_ASSISTANT_MODULE_ID
+      if (id === LOCAL_GRAPH_MODULE_ID) return RESOLVED_LOCAL_GRAPH_MODULE_ID
       return id === GRAPH_COMPONENT_MODULE_ID ? RESOLVED_GRAPH_COMPONENT_MODULE_ID : undefined
     },
-    load(id) {
+    load(id, options) {
+      const loadGraph = `export default () => import(${JSON.stringify(KNOWLEDGE_GRAPH)})`
       // A build that never shows the graph compiles none of it (the component, d3, its worker's own bundle).
-      if (id === RESOLVED_GRAPH_COMPONENT_MODULE_ID) return graphUsed ? `export default () => import(${JSON.stringify(KNOWLEDGE_GRAPH)})` : 'export default null'
+      if (id === RESOLVED_GRAPH_COMPONENT_MODULE_ID) return graphUsed ? loadGraph : 'export default null'
+      // The local graph is never rendered on the server, so the server bundle need not compile it.
+      if (id === RESOLVED_LOCAL_GRAPH_MODULE_ID) return options?.ssr ? 'export default null' : loadGraph
       if (id !== RESOLVED_ASSISTANT_MODULE_ID) return undefined
       return command === 'build' ? 'export default null' : `import * as assistant from ${JSON.stringify(DEV_ASSISTANT)}\nexport default assistant`
     },

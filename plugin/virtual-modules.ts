@@ -9,3 +9,6 @@ export const RESOLVED_ASSISTANT_MODULE_ID = `\0${ASSISTANT_MODULE_ID}`
 /** KnowledgeGraph's loader for `enhanceApp`'s global registration; null in a build whose pages never use `<KnowledgeGraph>`. */
 export const GRAPH_COMPONENT_MODULE_ID = 'virtual:metablog/graph-component'
 export const RESOLVED_GRAPH_COMPONENT_MODULE_ID = `\0${GRAPH_COMPONENT_MODULE_ID}`
+/** KnowledgeGraph's loader for the small graph under "Linked from", drawn in the browser only: null in the server bundle. */
+export const LOCAL_GRAPH_MODULE_ID = 'virtual:metablog/local-graph'
+export const RESOLVED_LOCAL_GRAPH_MODULE_ID = `\0${LOCAL_GRAPH_MODULE_ID}`

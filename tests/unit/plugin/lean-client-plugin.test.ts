@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { clientDepsPlugin } from '../../../plugin/client-deps-plugin.js'
 import { usesKnowledgeGraph } from '../../../plugin/graph-usage.js'
 import { importsOnlyEnhanceApp } from '../../../plugin/lean-client-plugin.js'
-import { GRAPH_COMPONENT_MODULE_ID, RESOLVED_GRAPH_COMPONENT_MODULE_ID } from '../../../plugin/virtual-modules.js'
+import { GRAPH_COMPONENT_MODULE_ID, LOCAL_GRAPH_MODULE_ID, RESOLVED_GRAPH_COMPONENT_MODULE_ID, RESOLVED_LOCAL_GRAPH_MODULE_ID } from '../../../plugin/virtual-modules.js'
 import { makeTempDir } from '../../helpers/dev-server.js'
 
 const parse = (code: string) => parseAst(code) as unknown as { body: { type: string }[] }
@@ -80,5 +80,16 @@ describe('the KnowledgeGraph registration in a build', () => {
     const plugin = clientDepsPlugin()
     ;(plugin.config as (...args: unknown[]) => unknown)({}, { command: 'serve', mode: 'development' })
     expect((plugin.load as (id: string) => unknown)(RESOLVED_GRAPH_COMPONENT_MODULE_ID)).toMatch(/KnowledgeGraph\.vue/)
+  })
+})
+
+describe('the local graph under "Linked from"', () => {
+  type Load = (id: string, options?: { ssr?: boolean }) => unknown
+  it('loads in the browser and is null in the server bundle, which never draws it (and so compiles neither it nor d3)', () => {
+    const plugin = clientDepsPlugin()
+    ;(plugin.config as (...args: unknown[]) => unknown)({}, { command: 'build', mode: 'production' })
+    expect((plugin.resolveId as (id: string) => unknown)(LOCAL_GRAPH_MODULE_ID)).toBe(RESOLVED_LOCAL_GRAPH_MODULE_ID)
+    expect((plugin.load as Load)(RESOLVED_LOCAL_GRAPH_MODULE_ID, { ssr: false })).toMatch(/^export default \(\) => import\(".*KnowledgeGraph\.vue"\)$/)
+    expect((plugin.load as Load)(RESOLVED_LOCAL_GRAPH_MODULE_ID, { ssr: true })).toBe('export default null')
   })
 })
