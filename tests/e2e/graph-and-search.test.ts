@@ -127,7 +127,7 @@ describe('the site search box', () => {
 })
 
 describe("a page's backlinks on the dev server", () => {
-  it('asks for its own neighbourhood only, and shows a new linking page without a reload', async () => {
+  it('asks for its own neighbourhood only, draws it, and shows a new linking page without a reload', async () => {
     const graphRequests: string[] = []
     const onRequest = (request: { url(): string }) => {
       if (request.url().includes('/__metablog/api/graph')) graphRequests.push(new URL(request.url()).search)
@@ -138,6 +138,11 @@ describe("a page's backlinks on the dev server", () => {
     // The cheat sheet and the markdown-it post link to it.
     await expect.poll(() => linkedFrom.count(), { timeout: 30_000 }).toBeGreaterThanOrEqual(2)
     expect(await linkedFrom.allTextContents()).not.toContain('Fsync questions')
+    // Its small graph loads once the reader nears it, and draws the post's neighbourhood.
+    await page.locator('.metablog-backlinks').scrollIntoViewIfNeeded()
+    const localGraph = page.locator('.metablog-backlinks .metablog-graph canvas')
+    await expect.poll(async () => Number(await localGraph.getAttribute('data-labels')), { timeout: 30_000 }).toBeGreaterThan(0)
+    expect(Number(await localGraph.getAttribute('data-nodes'))).toBeGreaterThanOrEqual(3)
 
     const response = await dev.api('/files', {
       method: 'PUT',
