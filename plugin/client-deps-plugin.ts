@@ -33,6 +33,8 @@ const OWN_ENTRIES = ['metablog', 'metablog/client', 'metablog/theme']
 // The compiled dev-only client, beside the compiled plugin in dist/.
 const DEV_ASSISTANT = fileURLToPath(new URL('../client/dev-assistant.js', import.meta.url))
 const KNOWLEDGE_GRAPH = fileURLToPath(new URL('../client/components/KnowledgeGraph.vue', import.meta.url))
+/** The module that loads KnowledgeGraph, for either virtual loader that needs it. */
+const LOAD_KNOWLEDGE_GRAPH = `export default () => import(${JSON.stringify(KNOWLEDGE_GRAPH)})`
 
 /**
  * Pre-bundles the client's dependencies when the dev server starts; compiles MetaBlog's client with
@@ -52,11 +54,10 @@ export function clientDepsPlugin(): Plugin {
       return id === GRAPH_COMPONENT_MODULE_ID ? RESOLVED_GRAPH_COMPONENT_MODULE_ID : undefined
     },
     load(id, options) {
-      const loadGraph = `export default () => import(${JSON.stringify(KNOWLEDGE_GRAPH)})`
       // A build that never shows the graph compiles none of it (the component, d3, its worker's own bundle).
-      if (id === RESOLVED_GRAPH_COMPONENT_MODULE_ID) return graphUsed ? loadGraph : 'export default null'
+      if (id === RESOLVED_GRAPH_COMPONENT_MODULE_ID) return graphUsed ? LOAD_KNOWLEDGE_GRAPH : 'export default null'
       // The local graph is never rendered on the server, so the server bundle need not compile it.
-      if (id === RESOLVED_LOCAL_GRAPH_MODULE_ID) return options?.ssr ? 'export default null' : loadGraph
+      if (id === RESOLVED_LOCAL_GRAPH_MODULE_ID) return options?.ssr ? 'export default null' : LOAD_KNOWLEDGE_GRAPH
       if (id !== RESOLVED_ASSISTANT_MODULE_ID) return undefined
       return command === 'build' ? 'export default null' : `import * as assistant from ${JSON.stringify(DEV_ASSISTANT)}\nexport default assistant`
     },
