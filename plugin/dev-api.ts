@@ -41,8 +41,11 @@ export function createDevApi(server: ViteDevServer, site: SiteConfig, options: R
   const prompts = new PromptLibrary(path.resolve(site.root, options.promptsDir))
   const promptEvent = watchPrompts(server, prompts)
   const gateway = createLlmGateway({ llm: options.llm, envDir: site.root, mode: server.config.mode, log: (message) => log.info(message) })
-  server.httpServer?.once('close', () => gateway.close())
   const feed = new PageChangeFeed(site.srcDir, { logError: (message) => log.error(message) })
+  server.httpServer?.once('close', () => {
+    gateway.close()
+    feed.close()
+  })
   feed.subscribe(({ content: _content, ...payload }) => sendEvent(server, 'metablog:file-changed', payload))
   feed.subscribe((change) => knowledge.apply(change, server))
   // Only files older than a minute: a younger one may belong to a write in flight.

@@ -19,6 +19,8 @@ export interface PageChangeFeedOptions {
   logError?: (message: string) => void
   /** Reads a page for a watcher event; tests slow it down. Default fs.readFile as UTF-8. */
   readPage?: (absolutePath: string) => Promise<string>
+  /** How long after a page's last watcher event it is read once more (see `settleLater`). Default 150 ms. */
+  settleMs?: number
 }
 
 /**
@@ -32,6 +34,8 @@ export class PageChangeFeed {
   private readonly mutex = new KeyedMutex()
   private readonly logError: (message: string) => void
   private readonly readPage: (absolutePath: string) => Promise<string>
+  private readonly settleMs: number
+  private readonly settling = new Map<string, NodeJS.Timeout>()
 
   constructor(
     private readonly sourceDir: string,
@@ -39,6 +43,7 @@ export class PageChangeFeed {
   ) {
     this.logError = options.logError ?? ((message) => console.error(message))
     this.readPage = options.readPage ?? ((absolutePath) => fs.readFile(absolutePath, 'utf8'))
+    this.settleMs = options.settleMs ?? 150
   }
 
   subscribe(listener: Listener): () => void {
@@ -71,9 +76,19 @@ export class PageChangeFeed {
     } catch {
       return
     }
-    const relativePath = page.relative
+    if (event !== 'unlink') this.settleLater(page)
+    await this.read(page, event)
+  }
+
+  /** Stops the reads still to come; the dev server is closing. */
+  close(): void {
+    for (const timer of this.settling.values()) clearTimeout(timer)
+    this.settling.clear()
+  }
+
+  private read(page: SafePath, event: 'add' | 'change' | 'unlink'): Promise<void> {
     // The read happens inside the page's turn: what it sees is at least as new as every change before.
-    await this.mutex.run(relativePath, async () => {
+    return this.mutex.run(page.relative, async () => {
       let content: string | null
       try {
         content = event === 'unlink' ? null : await this.readPage(page.absolute)
@@ -81,10 +96,27 @@ export class PageChangeFeed {
         if (!isErrnoException(error) || error.code !== 'ENOENT') throw error
         content = null
       }
-      if (content === null) return this.publish(relativePath, 'deleted', null)
-      const known = this.lastHash.has(relativePath) && this.lastHash.get(relativePath) !== null
-      await this.publish(relativePath, event === 'add' && !known ? 'created' : 'updated', content)
+      if (content === null) return this.publish(page.relative, 'deleted', null)
+      const known = this.lastHash.has(page.relative) && this.lastHash.get(page.relative) !== null
+      await this.publish(page.relative, event === 'add' && !known ? 'created' : 'updated', content)
     })
+  }
+
+  /**
+   * Reads the page once more when its events have settled. The watcher (chokidar) reports one
+   * change a page per 50 ms and drops the others, and an editor that saves in place truncates the
+   * file, then writes it: the one event reported can be read before the write, and the write's own
+   * event is dropped. The read after the quiet spell sees the file as it was left; unchanged, it
+   * publishes nothing.
+   */
+  private settleLater(page: SafePath): void {
+    clearTimeout(this.settling.get(page.relative))
+    const timer = setTimeout(() => {
+      this.settling.delete(page.relative)
+      this.read(page, 'change').catch((error: Error) => this.logError(`[metablog] reading ${page.relative} again failed: ${error.message}`))
+    }, this.settleMs)
+    timer.unref()
+    this.settling.set(page.relative, timer)
   }
 
   private async publish(relativePath: string, kind: FileChangeKind, content: string | null): Promise<void> {

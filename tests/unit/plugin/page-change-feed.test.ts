@@ -4,6 +4,7 @@ import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { PageChangeFeed, type PageChange } from '../../../plugin/page-change-feed.js'
 import { hashContent } from '../../../server/hash.js'
+import { until } from '../../helpers/runtime.js'
 
 let site: string
 let errors: string[]
@@ -64,6 +65,38 @@ describe('PageChangeFeed', () => {
     const fast = feed.fileEvent('change', page)
     await Promise.all([slow, fast])
     expect(hashes.at(-1)).toBe(hashContent('# New\n'))
+  })
+
+  it('reads a page saved in place once more when its events settle: the write after the truncation is not lost', async () => {
+    const page = path.join(site, 'page.md')
+    await fs.writeFile(page, '# Saved\n\nSee [[Other]].\n')
+    // The one event the watcher reports is read between the editor's truncation and its write;
+    // the write's own event is the one the watcher drops.
+    let reads = 0
+    const readPage = async (file: string) => (reads++ === 0 ? '' : fs.readFile(file, 'utf8'))
+    const feed = new PageChangeFeed(site, { readPage, settleMs: 20 })
+    const seen: PageChange[] = []
+    feed.subscribe((change) => void seen.push(change))
+    await feed.fileEvent('change', page)
+    expect(seen.map((change) => change.content)).toEqual([''])
+    await until(() => seen.length === 2, 2_000, 'the read after the events settled')
+    expect(seen[1]).toMatchObject({ path: 'page.md', kind: 'updated', title: 'Saved', content: '# Saved\n\nSee [[Other]].\n' })
+    // Read once more and unchanged, it publishes nothing; a burst of events is read once after it.
+    for (let event = 0; event < 5; event++) await feed.fileEvent('change', page)
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    expect(reads).toBe(2 + 5 + 1)
+    expect(seen).toHaveLength(2)
+  })
+
+  it('reads nothing more once closed', async () => {
+    const page = path.join(site, 'page.md')
+    await fs.writeFile(page, '# Page\n')
+    let reads = 0
+    const feed = new PageChangeFeed(site, { readPage: (file) => (reads++, fs.readFile(file, 'utf8')), settleMs: 20 })
+    await feed.fileEvent('add', page)
+    feed.close()
+    await new Promise((resolve) => setTimeout(resolve, 80))
+    expect(reads).toBe(1)
   })
 
   it('orders a write through the API after a watcher event already reading the page', async () => {
