@@ -6,6 +6,7 @@ import { hashContent } from '../server/hash.js'
 import { KeyedMutex } from '../server/keyed-mutex.js'
 import { parsePageMeta } from '../server/page-meta.js'
 import { resolvePagePath, type SafePath } from '../server/safe-path.js'
+import { SettleTimers } from './settle-timers.js'
 
 export interface PageChange extends FileChangedPayload {
   /** The page's content after the change; null when deleted. */
@@ -19,7 +20,7 @@ export interface PageChangeFeedOptions {
   logError?: (message: string) => void
   /** Reads a page for a watcher event; tests slow it down. Default fs.readFile as UTF-8. */
   readPage?: (absolutePath: string) => Promise<string>
-  /** How long after a page's last watcher event it is read once more (see `settleLater`). Default 150 ms. */
+  /** How long after a page's last watcher event it is read once more (see SettleTimers). Default 150 ms. */
   settleMs?: number
 }
 
@@ -34,8 +35,8 @@ export class PageChangeFeed {
   private readonly mutex = new KeyedMutex()
   private readonly logError: (message: string) => void
   private readonly readPage: (absolutePath: string) => Promise<string>
-  private readonly settleMs: number
-  private readonly settling = new Map<string, NodeJS.Timeout>()
+  /** Each page is read once more when its watcher events settle (see SettleTimers). */
+  private readonly settling: SettleTimers
 
   constructor(
     private readonly sourceDir: string,
@@ -43,7 +44,7 @@ export class PageChangeFeed {
   ) {
     this.logError = options.logError ?? ((message) => console.error(message))
     this.readPage = options.readPage ?? ((absolutePath) => fs.readFile(absolutePath, 'utf8'))
-    this.settleMs = options.settleMs ?? 150
+    this.settling = new SettleTimers(options.settleMs ?? 150)
   }
 
   subscribe(listener: Listener): () => void {
@@ -76,14 +77,17 @@ export class PageChangeFeed {
     } catch {
       return
     }
-    if (event !== 'unlink') this.settleLater(page)
+    if (event !== 'unlink') {
+      this.settling.poke(page.relative, () => {
+        this.read(page, 'change').catch((error: Error) => this.logError(`[metablog] reading ${page.relative} again failed: ${error.message}`))
+      })
+    }
     await this.read(page, event)
   }
 
   /** Stops the reads still to come; the dev server is closing. */
   close(): void {
-    for (const timer of this.settling.values()) clearTimeout(timer)
-    this.settling.clear()
+    this.settling.close()
   }
 
   private read(page: SafePath, event: 'add' | 'change' | 'unlink'): Promise<void> {
@@ -100,23 +104,6 @@ export class PageChangeFeed {
       const known = this.lastHash.has(page.relative) && this.lastHash.get(page.relative) !== null
       await this.publish(page.relative, event === 'add' && !known ? 'created' : 'updated', content)
     })
-  }
-
-  /**
-   * Reads the page once more when its events have settled. The watcher (chokidar) reports one
-   * change a page per 50 ms and drops the others, and an editor that saves in place truncates the
-   * file, then writes it: the one event reported can be read before the write, and the write's own
-   * event is dropped. The read after the quiet spell sees the file as it was left; unchanged, it
-   * publishes nothing.
-   */
-  private settleLater(page: SafePath): void {
-    clearTimeout(this.settling.get(page.relative))
-    const timer = setTimeout(() => {
-      this.settling.delete(page.relative)
-      this.read(page, 'change').catch((error: Error) => this.logError(`[metablog] reading ${page.relative} again failed: ${error.message}`))
-    }, this.settleMs)
-    timer.unref()
-    this.settling.set(page.relative, timer)
   }
 
   private async publish(relativePath: string, kind: FileChangeKind, content: string | null): Promise<void> {

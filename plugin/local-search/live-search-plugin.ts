@@ -7,9 +7,12 @@ import MiniSearch from 'minisearch'
 import { createMarkdownRenderer, type MarkdownRenderer, type SiteConfig } from 'vitepress'
 import type { LocalSearchConfig } from '../../server/knowledge/local-search-options.js'
 import type { Plugin, ViteDevServer } from '../vite-types.js'
+import { hashContent } from '../../server/hash.js'
+import { SettleTimers } from '../settle-timers.js'
 import { pageSections } from './page-sections.js'
 
 const INDEX_ID = '/@localSearchIndex'
+const SETTLE_MS = 150
 const VITEPRESS_PLUGIN = 'vitepress:local-search'
 
 interface SearchDocument {
@@ -25,8 +28,8 @@ export function liveSearchPlugin(): Plugin {
   let renderer: Promise<MarkdownRenderer> | undefined
   let server: ViteDevServer | undefined
   const indexes = new Map<string, MiniSearch<SearchDocument>>()
-  /** The ids each page added, to take them out again when it changes. */
-  const idsByPage = new Map<string, { locale: string; ids: string[] }>()
+  /** The ids each page added, to take them out again when it changes, and the hash of what was indexed. */
+  const idsByPage = new Map<string, { locale: string; ids: string[]; hash: string }>()
   let queue = Promise.resolve()
   /** Whether the index was asked for: until a search box opens, nothing is rendered for it. */
   let started = false
@@ -52,18 +55,24 @@ export function liveSearchPlugin(): Plugin {
     return route.replace(/\.md$/, site!.cleanUrls ? '' : '.html')
   }
 
-  async function reindex(page: string): Promise<void> {
-    const old = idsByPage.get(page)
-    if (old) for (const id of old.ids) indexOf(old.locale).discard(id)
-    idsByPage.delete(page)
+  /** Indexes the page as it is on disk; false when that is what is indexed already. */
+  async function reindex(page: string): Promise<boolean> {
     const file = path.join(site!.srcDir, page)
     const source = await fs.readFile(file, 'utf8').catch(() => null)
-    if (source === null) return
+    const hash = source === null ? null : hashContent(source)
+    const old = idsByPage.get(page)
+    if ((old?.hash ?? null) === hash) return false
+    if (old) for (const id of old.ids) indexOf(old.locale).discard(id)
+    idsByPage.delete(page)
+    if (source === null || hash === null) return true
     const md = await (renderer ??= createMarkdownRenderer(site!.srcDir, site!.markdown, site!.site.base, site!.logger))
     const env: Record<string, any> = { path: file, relativePath: page, cleanUrls: site!.cleanUrls }
     const html = md.render(source, env)
-    if (env.frontmatter?.search === false) return
     const locale = localeOf(page)
+    if (env.frontmatter?.search === false) {
+      idsByPage.set(page, { locale, ids: [], hash })
+      return true
+    }
     const route = routeOf(page)
     const documents = pageSections(html).map((section) => ({
       id: section.anchor ? `${route}#${section.anchor}` : route,
@@ -74,15 +83,23 @@ export function liveSearchPlugin(): Plugin {
     // Two headings with the same anchor make one entry, as an id can be indexed once.
     const unique = [...new Map(documents.map((document) => [document.id, document])).values()]
     indexOf(locale).addAll(unique)
-    idsByPage.set(page, { locale, ids: unique.map((document) => document.id) })
+    idsByPage.set(page, { locale, ids: unique.map((document) => document.id), hash })
+    return true
   }
 
   /** Re-renders changed pages one at a time, then tells the open search boxes to reload the index. */
   function update(page: string): Promise<void> {
-    queue = queue
-      .then(() => reindex(page))
-      .catch((error: unknown) => site?.logger.warn(`MetaBlog could not index ${page} for search: ${String(error)}`))
-      .then(() => notify())
+    queue = queue.then(
+      () => reindex(page).then(
+        (changed) => {
+          if (changed) notify()
+        },
+        (error: unknown) => {
+          site?.logger.warn(`MetaBlog could not index ${page} for search: ${String(error)}`)
+          notify()
+        },
+      ),
+    )
     return queue
   }
 
@@ -137,10 +154,15 @@ export function liveSearchPlugin(): Plugin {
     configureServer(devServer) {
       if (!site) return
       server = devServer
+      // Each changed page is read once more when its events settle (see SettleTimers).
+      const settling = new SettleTimers(SETTLE_MS)
+      devServer.httpServer?.once('close', () => settling.close())
       const onFile = (file: string) => {
         const page = pageOf(file)
         // Before the first build, the change is read when it runs.
-        if (page && started) void update(page)
+        if (!page || !started) return
+        void update(page)
+        settling.poke(page, () => void update(page))
       }
       devServer.watcher.on('add', onFile)
       devServer.watcher.on('change', onFile)

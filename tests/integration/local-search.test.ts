@@ -1,4 +1,5 @@
 // VitePress's own search box (local search) on the demo blog: CJK words, and pages written while the dev server runs.
+import fs from 'node:fs/promises'
 import path from 'node:path'
 import MiniSearch from 'minisearch'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -79,5 +80,19 @@ describe('the local search index served in dev', () => {
     expect(deleted.status).toBe(200)
     index = await eventually(servedIndex, (value) => value.search('borogove').length === 0)
     expect(index.search('borogove')).toEqual([])
+  })
+
+  it('finds what an editor saved in place, though the watcher reported the file while it was empty', async () => {
+    await servedIndex()
+    const file = path.join(dev.root, 'notes/saved-in-place.md')
+    await fs.mkdir(path.dirname(file), { recursive: true })
+    await fs.writeFile(file, '# Saved in place\n\nThe hunting of the snark.\n')
+    await eventually(servedIndex, (value) => value.search('snark').length > 0)
+    // Truncated, then written 20 ms later: the watcher reports the empty file and drops the write's event.
+    await fs.writeFile(file, '')
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    await fs.writeFile(file, '# Saved in place\n\nA jabberwock in the tulgey wood.\n')
+    const index = await eventually(servedIndex, (value) => value.search('jabberwock').length > 0)
+    expect(index.search('jabberwock')).toEqual(['/notes/saved-in-place'])
   })
 })

@@ -74,16 +74,17 @@ describe('PageChangeFeed', () => {
     // the write's own event is the one the watcher drops.
     let reads = 0
     const readPage = async (file: string) => (reads++ === 0 ? '' : fs.readFile(file, 'utf8'))
-    const feed = new PageChangeFeed(site, { readPage, settleMs: 20 })
+    const feed = new PageChangeFeed(site, { readPage, settleMs: 200 })
     const seen: PageChange[] = []
     feed.subscribe((change) => void seen.push(change))
     await feed.fileEvent('change', page)
     expect(seen.map((change) => change.content)).toEqual([''])
-    await until(() => seen.length === 2, 2_000, 'the read after the events settled')
+    await until(() => seen.length === 2, 5_000, 'the read after the events settled')
     expect(seen[1]).toMatchObject({ path: 'page.md', kind: 'updated', title: 'Saved', content: '# Saved\n\nSee [[Other]].\n' })
-    // Read once more and unchanged, it publishes nothing; a burst of events is read once after it.
+    // A burst of events is read once more after it, and unchanged, that read publishes nothing.
     for (let event = 0; event < 5; event++) await feed.fileEvent('change', page)
-    await new Promise((resolve) => setTimeout(resolve, 100))
+    await until(() => reads === 2 + 5 + 1, 5_000, 'the read after the burst')
+    await new Promise((resolve) => setTimeout(resolve, 400))
     expect(reads).toBe(2 + 5 + 1)
     expect(seen).toHaveLength(2)
   })
@@ -92,10 +93,10 @@ describe('PageChangeFeed', () => {
     const page = path.join(site, 'page.md')
     await fs.writeFile(page, '# Page\n')
     let reads = 0
-    const feed = new PageChangeFeed(site, { readPage: (file) => (reads++, fs.readFile(file, 'utf8')), settleMs: 20 })
+    const feed = new PageChangeFeed(site, { readPage: (file) => (reads++, fs.readFile(file, 'utf8')), settleMs: 500 })
     await feed.fileEvent('add', page)
     feed.close()
-    await new Promise((resolve) => setTimeout(resolve, 80))
+    await new Promise((resolve) => setTimeout(resolve, 700))
     expect(reads).toBe(1)
   })
 
