@@ -1,0 +1,115 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import type { SessionEntry, SessionsApi } from '../../../../../client/api/sessions'
+import { ApiError } from '../../../../../client/api/errors'
+import { FLUSH_DELAY_MS, RETRY_DELAY_MS, SessionLog } from '../../../../../client/runtime/conversation/session-log'
+import { createLogger } from '../../../../../client/runtime/logger'
+
+/** The sessions API as the dev server answers it: each append settles when the test says. */
+function scriptedApi() {
+  const calls: { id: string; texts: string[]; settle: (error?: Error) => void }[] = []
+  const logs = new Map<string, string[]>()
+  const api = {
+    append: (id: string, entries: SessionEntry[]) =>
+      new Promise<void>((resolve, reject) => {
+        const texts = entries.map((entry) => (entry as { text: string }).text)
+        calls.push({
+          id,
+          texts,
+          settle: (error) => {
+            if (error) return reject(error)
+            logs.set(id, [...(logs.get(id) ?? []), ...texts])
+            resolve()
+          },
+        })
+      }),
+  } as unknown as SessionsApi
+  return { api, calls, logs }
+}
+
+const say = (log: SessionLog, text: string) => log.append({ type: 'user', text })
+const unavailable = () => new ApiError('ERR_NETWORK', 'The dev server did not answer.', 0)
+
+beforeEach(() => vi.useFakeTimers())
+afterEach(() => vi.useRealTimers())
+
+describe('SessionLog', () => {
+  it('keeps the order when a batch fails after the next one was written, and sends both again', async () => {
+    const { api, calls, logs } = scriptedApi()
+    const logger = createLogger({ sink: null })
+    const log = new SessionLog(api, logger, 's-1')
+    say(log, 'first')
+    await vi.advanceTimersByTimeAsync(FLUSH_DELAY_MS)
+    expect(calls.map((call) => call.texts)).toEqual([['first']])
+    // The second turn is written and its batch is due while the first is still out.
+    say(log, 'second')
+    await vi.advanceTimersByTimeAsync(FLUSH_DELAY_MS)
+    calls[0]!.settle(unavailable())
+    // Nothing is sent past the failed batch: it goes first, with what followed.
+    await vi.advanceTimersByTimeAsync(RETRY_DELAY_MS)
+    expect(calls.map((call) => call.texts)).toEqual([['first'], ['first', 'second']])
+    calls[1]!.settle()
+    await vi.advanceTimersByTimeAsync(0)
+    expect(logs.get('s-1')).toEqual(['first', 'second'])
+    expect(logger.entries().filter((entry) => entry.event === 'agent.error')).toHaveLength(1)
+  })
+
+  it('reports a run of failures once and keeps trying until the server is back', async () => {
+    const { api, calls, logs } = scriptedApi()
+    const logger = createLogger({ sink: null })
+    const log = new SessionLog(api, logger, 's-1')
+    say(log, 'kept')
+    await vi.advanceTimersByTimeAsync(FLUSH_DELAY_MS)
+    for (let attempt = 0; attempt < 3; attempt++) {
+      calls.at(-1)!.settle(unavailable())
+      await vi.advanceTimersByTimeAsync(RETRY_DELAY_MS)
+    }
+    expect(calls).toHaveLength(4)
+    calls.at(-1)!.settle()
+    await vi.advanceTimersByTimeAsync(0)
+    expect(logs.get('s-1')).toEqual(['kept'])
+    expect(logger.entries().filter((entry) => entry.event === 'agent.error')).toHaveLength(1)
+  })
+
+  it('sends each entry to the session it was written in, across a switch while a batch fails', async () => {
+    const { api, calls, logs } = scriptedApi()
+    const log = new SessionLog(api, createLogger({ sink: null }), 's-1')
+    say(log, 'in one')
+    log.switchTo('s-2')
+    say(log, 'in two')
+    await vi.advanceTimersByTimeAsync(0)
+    calls[0]!.settle(unavailable())
+    await vi.advanceTimersByTimeAsync(RETRY_DELAY_MS)
+    calls.at(-1)!.settle()
+    await vi.advanceTimersByTimeAsync(0)
+    calls.at(-1)!.settle()
+    await vi.advanceTimersByTimeAsync(0)
+    expect(Object.fromEntries(logs)).toEqual({ 's-1': ['in one'], 's-2': ['in two'] })
+  })
+
+  it('drops a batch the server refuses for what it holds, and goes on with the next', async () => {
+    const { api, calls, logs } = scriptedApi()
+    const logger = createLogger({ sink: null })
+    const log = new SessionLog(api, logger, 's-1')
+    say(log, 'refused')
+    await vi.advanceTimersByTimeAsync(FLUSH_DELAY_MS)
+    calls[0]!.settle(new ApiError('ERR_INVALID_ENTRY', 'An entry is not valid.', 400))
+    say(log, 'next')
+    await vi.advanceTimersByTimeAsync(FLUSH_DELAY_MS)
+    calls.at(-1)!.settle()
+    await vi.advanceTimersByTimeAsync(0)
+    expect(calls.map((call) => call.texts)).toEqual([['refused'], ['next']])
+    expect(logs.get('s-1')).toEqual(['next'])
+    expect(logger.entries().find((entry) => entry.event === 'agent.error')?.message).toMatch(/not logged/)
+  })
+
+  it('stops quietly on a dev server without session routes', async () => {
+    const { api, calls } = scriptedApi()
+    const log = new SessionLog(api, createLogger({ sink: null }), 's-1')
+    say(log, 'one')
+    await vi.advanceTimersByTimeAsync(FLUSH_DELAY_MS)
+    calls[0]!.settle(new ApiError('ERR_NOT_FOUND', 'No such route.', 404))
+    say(log, 'two')
+    await vi.advanceTimersByTimeAsync(RETRY_DELAY_MS * 2)
+    expect(calls).toHaveLength(1)
+  })
+})
