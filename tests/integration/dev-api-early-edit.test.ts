@@ -22,8 +22,10 @@ describe('the dev API before its first request', () => {
     if (!watcher._readyEmitted) await new Promise<void>((resolve) => watcher.once('ready', resolve))
     try {
       await fs.writeFile(path.join(dev.root, 'early.md'), '# Written early\n\nSee [[index]].\n')
-      const changed = await hmr.waitFor((event) => event.event === 'metablog:file-changed' && event.data.path === 'early.md', 15_000)
-      expect(changed.data).toMatchObject({ kind: 'created', title: 'Written early' })
+      // The watcher may report the file before its text is in: the page's events end with its title.
+      const changed = await hmr.waitFor((event) => event.event === 'metablog:file-changed' && event.data.path === 'early.md' && event.data.title === 'Written early', 15_000)
+      expect(changed.data.hash).not.toBeNull()
+      expect(hmr.events.find((event) => event.event === 'metablog:file-changed' && event.data.path === 'early.md')?.data.kind).toBe('created')
       const graph = await until(async () => {
         const answer = (await dev!.api('/graph')).json as { edges: { source: string; target: string }[] }
         return answer.edges.some((edge) => edge.source === 'early.md') ? answer : null

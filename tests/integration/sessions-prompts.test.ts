@@ -27,6 +27,9 @@ function watcherReady(): Promise<void> {
 }
 const sawEvent = (name: string, since: number, timeoutMs = 15_000) =>
   hmr.waitFor((event) => event.event === name && hmr.events.indexOf(event) >= since, timeoutMs)
+/** The prompts event that names `file`, after `since`. */
+const sawPromptsEvent = (file: string, since: number) =>
+  hmr.waitFor((event) => event.event === 'metablog:prompts-updated' && hmr.events.indexOf(event) >= since && (event.data.files as string[]).includes(file), 15_000)
 
 describe('session logs on the real dev server', () => {
   it('appends, lists and reads a conversation, in the cache folder, as JSONL', async () => {
@@ -142,19 +145,19 @@ describe('prompt files on the real dev server', () => {
     let since = hmr.events.length
     const tldr = path.join(promptsFolder(), 'tldr.md')
     await fs.writeFile(tldr, (await fs.readFile(tldr, 'utf8')).replace('Three bullets', 'Two bullets'))
-    await sawEvent('metablog:prompts-updated', since)
+    await sawPromptsEvent('tldr.md', since)
     expect((await dev.api('/prompts')).json.prompts[0].description).toBe('Two bullets')
     since = hmr.events.length
     await fs.writeFile(path.join(promptsFolder(), 'broken.md'), '---\ncommand: tldr\ndescription: again\ntools: [format_disk]\n---\nx\n')
-    await sawEvent('metablog:prompts-updated', since)
+    // The event that names it: a late one for the rewrite above may come first.
+    await sawPromptsEvent('broken.md', since)
     const listed = (await dev.api('/prompts')).json
     expect(listed.prompts.map((prompt: { command: string }) => prompt.command)).toEqual(['tldr'])
     expect(listed.problems).toEqual([{ file: 'broken.md', message: expect.stringMatching(/unknown tool "format_disk"/) }])
 
     since = hmr.events.length
     await fs.rm(path.join(promptsFolder(), 'tldr.md'))
-    const removed = await sawEvent('metablog:prompts-updated', since)
-    expect(removed.data.files).toContain('tldr.md')
-    expect((await dev.api('/prompts')).json.prompts).toEqual([])
+    await sawPromptsEvent('tldr.md', since)
+    await expect.poll(async () => (await dev.api('/prompts')).json.prompts, { timeout: 10_000 }).toEqual([])
   })
 })
