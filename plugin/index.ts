@@ -1,4 +1,5 @@
 import type { UserConfig } from 'vitepress'
+import { buildMemoryPlugin } from './build-memory-plugin.js'
 import { clientDepsPlugin } from './client-deps-plugin.js'
 import { devApiPlugin } from './dev-api-plugin.js'
 import { grayMatterYaml, safeEngines } from '../server/front-matter-engines.js'
@@ -49,7 +50,7 @@ function extend<T extends UserConfig>(config: T, options: MetaBlogOptions): T {
     vite: {
       ...vite,
       // The dev-only API applies to `serve` alone; the knowledge layer serves dev and build.
-      plugins: [...(vite.plugins ?? []), hardenPlugin(source), devApiPlugin(resolved, knowledge), knowledgePlugin(knowledge), clientDepsPlugin(), liveSearchPlugin(), knowledgeReadyPlugin(knowledge), leanClientPlugin()],
+      plugins: [...(vite.plugins ?? []), hardenPlugin(source), devApiPlugin(resolved, knowledge), knowledgePlugin(knowledge), clientDepsPlugin(), liveSearchPlugin(), knowledgeReadyPlugin(knowledge), leanClientPlugin(), buildMemoryPlugin()],
       define: {
         ...vite.define,
         [AGENT_MAX_STEPS_DEFINE]: JSON.stringify(resolved.agent.maxSteps),
