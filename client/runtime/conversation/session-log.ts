@@ -4,14 +4,30 @@ import type { Logger } from '../logger'
 
 /** How long entries wait to be sent together. */
 export const FLUSH_DELAY_MS = 250
-/** How long a batch the server did not take waits to be sent again. */
+/** How long a batch the server did not take waits to be sent again; doubled at each failure in a row, up to a minute. */
 export const RETRY_DELAY_MS = 2_000
+const MAX_RETRY_DELAY_MS = 60_000
 /** Entries kept while the server cannot take them; the oldest go first. */
 const MAX_PENDING = 500
+/** At most this many entries, and about this many characters of them, go in one request (the API takes 2 MiB bodies). */
+export const MAX_BATCH_ENTRIES = 100
+const MAX_BATCH_CHARS = 1024 * 1024
 
 /** A session id: sortable by time, unique enough for one author's machine. */
 export function newSessionId(now = Date.now()): string {
   return `s-${now.toString(36)}-${Math.random().toString(36).slice(2, 8)}`
+}
+
+/** The first entries of `entries` that fit one request: at least one. */
+function batchOf(entries: SessionEntry[]): SessionEntry[] {
+  let chars = 0
+  let count = 0
+  while (count < entries.length && count < MAX_BATCH_ENTRIES) {
+    chars += JSON.stringify(entries[count]).length
+    if (count > 0 && chars > MAX_BATCH_CHARS) break
+    count++
+  }
+  return entries.slice(0, count)
 }
 
 export class SessionLog {
@@ -19,10 +35,14 @@ export class SessionLog {
   private queue: { id: string; entries: SessionEntry[] }[] = []
   private timer: ReturnType<typeof setTimeout> | undefined
   private sending: Promise<void> = Promise.resolve()
-  /** Set when the dev server has no session routes: logging stops quietly. */
+  /** Set when the dev server has no session routes, or no longer takes this page's requests: logging stops. */
   private unavailable = false
-  /** Whether the last send failed: a run of failures is reported once. */
-  private failing = false
+  /** Sends that failed in a row: a run of failures is reported once, and each waits longer. */
+  private failures = 0
+  /** While a failed batch waits to be sent again, nothing is sent before this time. */
+  private retryAt = 0
+  /** What was refused already, by session and error code: said once. */
+  private readonly refused = new Set<string>()
 
   constructor(
     private readonly api: SessionsApi,
@@ -38,7 +58,7 @@ export class SessionLog {
     if (last?.id === this.id) last.entries.push(stamped)
     else this.queue.push({ id: this.id, entries: [stamped] })
     this.trim()
-    this.schedule(FLUSH_DELAY_MS)
+    this.timer ??= setTimeout(() => void this.flush(), FLUSH_DELAY_MS)
   }
 
   /** Continues another session: later entries go to its log. */
@@ -60,48 +80,55 @@ export class SessionLog {
     return this.sending
   }
 
-  private schedule(delayMs: number): void {
-    this.timer ??= setTimeout(() => void this.flush(), delayMs)
-  }
-
-  /** Sends the queue's groups in order; a failed one stays first in line, and is tried again later. */
+  /** Sends the queue's groups in order, a request at a time; a failed one stays first in line for the retry. */
   private async sendQueued(): Promise<void> {
     for (let group = this.queue[0]; group && !this.unavailable; group = this.queue[0]) {
-      const batch = group.entries
+      if (Date.now() < this.retryAt) return
+      const batch = batchOf(group.entries)
       // Entries written while this batch is out join the group for the next one.
-      group.entries = []
+      group.entries = group.entries.slice(batch.length)
       try {
         if (batch.length) await this.api.append(group.id, batch)
+        this.failures = 0
+        this.retryAt = 0
       } catch (error) {
-        if (this.failed(error)) {
+        if (this.failed(group.id, error)) {
           group.entries = [...batch, ...group.entries]
+          this.trim()
           return
         }
       }
-      this.failing = false
-      if (group.entries.length === 0) this.queue.shift()
+      if (group.entries.length === 0 && this.queue[0] === group) this.queue.shift()
     }
   }
 
   /** Reports a failed send; true when the batch is kept to be sent again. */
-  private failed(error: unknown): boolean {
-    const status = (error as { status?: number }).status
+  private failed(id: string, error: unknown): boolean {
+    const status = (error as { status?: number }).status ?? 0
     const message = (error as Error).message
-    if (status === 404 || status === 405) {
+    const stop = (why: string) => {
       this.unavailable = true
       this.queue = []
-      this.logger.log('agent.error', { where: 'session-log', message: 'The dev server has no session routes; the conversation is not logged.' }, 'warn')
+      this.logger.log('agent.error', { where: 'session-log', message: why }, 'warn')
       return false
     }
-    // Refused for what it holds: sent again, it would be refused again, and hold up what follows.
-    if (status !== undefined && status >= 400 && status < 500 && status !== 408 && status !== 429) {
-      this.logger.log('agent.error', { where: 'session-log', message: `Some entries were not logged: ${message}` }, 'warn')
+    if (status === 404 || status === 405) return stop('The dev server has no session routes; the conversation is not logged.')
+    // The token is the dev server's of the moment: after a restart, this page's requests are refused.
+    if (status === 401 || status === 403) return stop(`The dev server no longer takes this page's requests (${message}); reload the page to log the conversation again.`)
+    // Refused for what it holds (the log is full, an entry is not valid): sent again, it would be refused again.
+    if (status >= 400 && status < 500 && status !== 408 && status !== 429) {
+      const code = (error as { code?: string }).code ?? String(status)
+      if (!this.refused.has(`${id} ${code}`)) this.logger.log('agent.error', { where: 'session-log', message: `Some of this conversation was not logged: ${message}` }, 'warn')
+      this.refused.add(`${id} ${code}`)
       return false
     }
-    // Kept, and tried again: the dev server may be restarting.
-    if (!this.failing) this.logger.log('agent.error', { where: 'session-log', message }, 'warn')
-    this.failing = true
-    this.schedule(RETRY_DELAY_MS)
+    // Kept, and sent again later: the dev server may be busy or briefly away.
+    if (this.failures === 0) this.logger.log('agent.error', { where: 'session-log', message }, 'warn')
+    this.failures++
+    const delay = Math.min(RETRY_DELAY_MS * 2 ** (this.failures - 1), MAX_RETRY_DELAY_MS)
+    this.retryAt = Date.now() + delay
+    clearTimeout(this.timer)
+    this.timer = setTimeout(() => void this.flush(), delay)
     return true
   }
 
