@@ -13,10 +13,11 @@ export function collectGarbage(): (() => void) | null {
   try {
     v8.setFlagsFromString('--expose-gc')
     const gc: unknown = vm.runInNewContext('gc')
-    v8.setFlagsFromString('--no-expose-gc')
     return typeof gc === 'function' ? (gc as () => void) : null
   } catch {
     return null
+  } finally {
+    v8.setFlagsFromString('--no-expose-gc')
   }
 }
 

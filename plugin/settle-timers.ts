@@ -6,11 +6,13 @@
  */
 export class SettleTimers {
   private readonly timers = new Map<string, NodeJS.Timeout>()
+  private closed = false
 
   constructor(private readonly quietMs: number) {}
 
   /** An event for `key`: `work` runs `quietMs` after the last one, instead of any work given before. */
   poke(key: string, work: () => void): void {
+    if (this.closed) return
     clearTimeout(this.timers.get(key))
     const timer = setTimeout(() => {
       this.timers.delete(key)
@@ -20,8 +22,9 @@ export class SettleTimers {
     this.timers.set(key, timer)
   }
 
-  /** Drops the work still to come: the dev server is closing. */
+  /** Drops the work still to come, and any poked later: the dev server is closing. */
   close(): void {
+    this.closed = true
     for (const timer of this.timers.values()) clearTimeout(timer)
     this.timers.clear()
   }
