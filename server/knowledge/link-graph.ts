@@ -2,7 +2,8 @@ import type { ChangeSet } from './change-set.js'
 import type { DependencyKeys, NameTable } from './name-table.js'
 import type { ParsedPage } from './parse-page.js'
 import type { ParsedLink } from './parse-inline.js'
-import { lookupOfLink, resolveLookup, type Lookup, type Resolution } from './resolver.js'
+import { isByName, lookupOfLink, resolveLookup, type Lookup, type Resolution } from './resolver.js'
+import { nameKey } from './wiki-syntax.js'
 
 /** A parsed link with its resolution filled in. */
 export type IndexedLink = ParsedLink
@@ -48,9 +49,10 @@ export class LinkGraph {
   attach(page: ParsedPage, names: NameTable, changes?: ChangeSet): IndexedPage {
     const source = page.path
     for (const link of page.links) {
-      const lookup = lookupOfLink(link, source)
-      if (lookup.kind === 'name') link.resolution = names.resolveAndFile(lookup.key, source)
+      // Most links go by name: filed under its key, with no lookup made for them.
+      if (isByName(link)) link.resolution = names.resolveAndFile(nameKey(link.target), source)
       else {
+        const lookup = lookupOfLink(link, source)
         link.resolution = resolveLookup(lookup, source, names)
         // A page's links are filed together, so "already filed" is "filed last".
         if (lookup.kind === 'path') for (const candidate of lookup.candidates) addOnce(this.pathDependents, candidate, source)

@@ -54,15 +54,20 @@ export const lookupOfLink = (link: { syntax: 'wiki' | 'markdown'; target: string
  * Markdown links go by path, relative to the page or, with a leading '/', to the site root.
  */
 export function lookupOf(syntax: 'wiki' | 'markdown', target: string, fromPath: string): Lookup {
+  if (isByName({ syntax, target })) return { kind: 'name', key: nameKey(target) }
   if (syntax === 'wiki') {
     if (!target) return { kind: 'self' }
-    if (!target.startsWith('./') && !target.startsWith('../')) return { kind: 'name', key: nameKey(target) }
     const joined = joinPath(folderOf(fromPath), target.normalize('NFC'))
     return { kind: 'path', candidates: joined ? [joined.endsWith('.md') ? joined : `${joined}.md`] : [] }
   }
   const absolute = target.startsWith('/')
   const joined = joinPath(absolute ? '' : folderOf(fromPath), target.normalize('NFC'))
   return { kind: 'path', candidates: pageCandidates(joined, target.endsWith('/')) }
+}
+
+/** Whether a link goes by name (a wiki-link with a target not starting with './' or '../'): its lookup is `nameKey(target)`. */
+export function isByName(link: { syntax: 'wiki' | 'markdown'; target: string }): boolean {
+  return link.syntax === 'wiki' && link.target !== '' && !link.target.startsWith('./') && !link.target.startsWith('../')
 }
 
 /** The one "nothing matched" resolution, shared: resolutions are never mutated, only replaced. */
