@@ -20,7 +20,7 @@ export interface PageChangeFeedOptions {
   logError?: (message: string) => void
   /** Reads a page for a watcher event; tests slow it down. Default fs.readFile as UTF-8. */
   readPage?: (absolutePath: string) => Promise<string>
-  /** How long after a page's last watcher event it is read once more (see SettleTimers). Default 150 ms. */
+  /** How long after a page's last watcher event it is read once more (see SettleTimers). Default SETTLE_MS. */
   settleMs?: number
 }
 
@@ -44,7 +44,7 @@ export class PageChangeFeed {
   ) {
     this.logError = options.logError ?? ((message) => console.error(message))
     this.readPage = options.readPage ?? ((absolutePath) => fs.readFile(absolutePath, 'utf8'))
-    this.settling = new SettleTimers(options.settleMs ?? 150)
+    this.settling = new SettleTimers(options.settleMs)
   }
 
   subscribe(listener: Listener): () => void {

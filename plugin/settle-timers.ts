@@ -4,11 +4,14 @@
  * place truncates the file, then writes it: the one event reported can be read before the write,
  * and the write's own event is dropped. Work run after the quiet spell sees the file as it was left.
  */
+/** How long a file's events must be quiet before its work runs: longer than chokidar's 50 ms per file. */
+export const SETTLE_MS = 150
+
 export class SettleTimers {
   private readonly timers = new Map<string, NodeJS.Timeout>()
   private closed = false
 
-  constructor(private readonly quietMs: number) {}
+  constructor(private readonly quietMs: number = SETTLE_MS) {}
 
   /** An event for `key`: `work` runs `quietMs` after the last one, instead of any work given before. */
   poke(key: string, work: () => void): void {

@@ -12,7 +12,6 @@ import { SettleTimers } from '../settle-timers.js'
 import { pageSections } from './page-sections.js'
 
 const INDEX_ID = '/@localSearchIndex'
-const SETTLE_MS = 150
 const VITEPRESS_PLUGIN = 'vitepress:local-search'
 
 interface SearchDocument {
@@ -89,17 +88,14 @@ export function liveSearchPlugin(): Plugin {
 
   /** Re-renders changed pages one at a time, then tells the open search boxes to reload the index. */
   function update(page: string): Promise<void> {
-    queue = queue.then(
-      () => reindex(page).then(
-        (changed) => {
-          if (changed) notify()
-        },
-        (error: unknown) => {
-          site?.logger.warn(`MetaBlog could not index ${page} for search: ${String(error)}`)
-          notify()
-        },
-      ),
-    )
+    queue = queue.then(async () => {
+      try {
+        if (await reindex(page)) notify()
+      } catch (error) {
+        site?.logger.warn(`MetaBlog could not index ${page} for search: ${String(error)}`)
+        notify()
+      }
+    })
     return queue
   }
 
@@ -155,7 +151,7 @@ export function liveSearchPlugin(): Plugin {
       if (!site) return
       server = devServer
       // Each changed page is read once more when its events settle (see SettleTimers).
-      const settling = new SettleTimers(SETTLE_MS)
+      const settling = new SettleTimers()
       devServer.httpServer?.once('close', () => settling.close())
       const onFile = (file: string) => {
         const page = pageOf(file)
