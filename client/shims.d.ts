@@ -27,3 +27,19 @@ declare module 'virtual:metablog/graph-component' {
   const loadGraph: (() => Promise<typeof import('./components/KnowledgeGraph.vue')>) | null
   export default loadGraph
 }
+
+// The default theme's own helpers, used where MetaBlog draws the generated sidebar as the theme would (sidebar-item.ts).
+declare module 'vitepress/dist/client/shared.js' {
+  export const EXTERNAL_URL_RE: RegExp
+  export function isActive(currentPath: string, matchPath?: string, asRegex?: boolean): boolean
+}
+
+declare module 'vitepress/dist/client/theme-default/support/utils.js' {
+  export function normalizeLink(url: string): string
+}
+
+declare module 'virtual:metablog/default-sidebar-item' {
+  /** The default theme's VPSidebarItem, with the scope id of its styles. */
+  const component: import('vue').Component & { __scopeId?: string }
+  export default component
+}

@@ -20,6 +20,23 @@ const written = new Set<string>()
 const expanded = shallowRef<Record<string, Item[]>>({})
 const loaded = new Map<string, Promise<Item[]>>()
 let listening = false
+/**
+ * Marks the items of the generated sections the pages show: the sidebar draws these itself (see
+ * sidebar-item.ts). A symbol, not a set of objects: the default theme copies each item before drawing it.
+ */
+const GENERATED = Symbol('metablog.generated-sidebar-item')
+
+/** True for an item of a generated sidebar section, as the theme shows it. */
+export function isGeneratedItem(item: Item): boolean {
+  return GENERATED in item
+}
+
+function markGenerated(items: Item[]): void {
+  for (const item of items) {
+    ;(item as Item & { [GENERATED]?: true })[GENERATED] = true
+    if (item.items) markGenerated(item.items)
+  }
+}
 
 /** Takes the dev server's changed sections (full, as `metablog:sidebar-updated` carries them); each page windows its own. */
 export function applyLiveSections(sections: Sections, source: (folder: string) => string, paths: string[] = []): void {
@@ -104,6 +121,7 @@ export function providePageSidebar(app: App): void {
     const section = packed && unpackSection(packed)
     const own: DefaultTheme.SidebarMulti | undefined = section && { [section.key]: section.items }
     const sidebar = shownSidebar(own, page.value.relativePath, site.value.lang)
+    for (const section of Object.values(sidebar ?? {})) if (Array.isArray(section)) markGenerated(section)
     return sidebar ? { ...siteTheme.value, sidebar } : siteTheme.value
   })
   // Replaced, not provided again: Vue warns in dev when a key is provided twice.

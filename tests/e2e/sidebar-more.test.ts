@@ -3,8 +3,6 @@
 // keyboard alone. In dev, a new post appears in the windowed sidebar without a reload.
 import { execFile } from 'node:child_process'
 import fs from 'node:fs/promises'
-import http from 'node:http'
-import type { AddressInfo } from 'node:net'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import type { Browser, Page } from 'playwright-core'
@@ -12,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SIDEBAR_WINDOW } from '../../server/knowledge/sidebar-window.js'
 import { launchBrowser } from '../helpers/browser.js'
 import { makeTempDir, REPO_ROOT, startDevServer, type DevServer } from '../helpers/dev-server.js'
+import { servePreview } from '../helpers/preview.js'
 
 const VITEPRESS = path.join(REPO_ROOT, 'node_modules/vitepress/bin/vitepress.js')
 const POSTS = 40
@@ -20,7 +19,7 @@ const day = (index: number) => new Date(Date.UTC(2020, 0, 1) + index * 86_400_00
 let root: string
 let browser: Browser
 let page: Page
-let preview: http.Server
+let preview: Awaited<ReturnType<typeof servePreview>>
 let previewOrigin: string
 let dev: DevServer
 const pageErrors: string[] = []
@@ -28,26 +27,6 @@ const pageErrors: string[] = []
 async function write(file: string, text: string): Promise<void> {
   await fs.mkdir(path.dirname(path.join(root, file)), { recursive: true })
   await fs.writeFile(path.join(root, file), text)
-}
-
-/** The built site as a static host serves it with clean URLs. */
-function servePreview(dist: string): Promise<http.Server> {
-  const types: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json', '.woff2': 'font/woff2' }
-  const server = http.createServer(async (request, response) => {
-    const route = decodeURIComponent(new URL(request.url ?? '/', 'http://localhost').pathname)
-    const candidates = route.endsWith('/') ? [`${route}index.html`] : [route, `${route}.html`]
-    for (const candidate of candidates) {
-      const file = path.join(dist, candidate)
-      if (!file.startsWith(dist)) break
-      const body = await fs.readFile(file).catch(() => null)
-      if (!body) continue
-      response.writeHead(200, { 'content-type': types[path.extname(file)] ?? 'application/octet-stream' })
-      response.end(body)
-      return
-    }
-    response.writeHead(404).end()
-  })
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)))
 }
 
 const sidebar = () => page.locator('.VPSidebar')
@@ -79,7 +58,7 @@ beforeAll(async () => {
   await promisify(execFile)(process.execPath, [VITEPRESS, 'build', root], { cwd: REPO_ROOT })
   const dist = path.join(root, '.vitepress/dist')
   preview = await servePreview(dist)
-  previewOrigin = `http://127.0.0.1:${(preview.address() as AddressInfo).port}`
+  previewOrigin = preview.origin
   browser = await launchBrowser()
   page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
   page.on('pageerror', (error) => pageErrors.push(String(error)))
