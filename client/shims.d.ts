@@ -28,17 +28,17 @@ declare module 'virtual:metablog/graph-component' {
   export default loadGraph
 }
 
-// The default theme's own helpers, used where MetaBlog draws the generated sidebar as the theme would (sidebar-item.ts).
-declare module 'vitepress/dist/client/shared.js' {
+// The default theme's own files, from the VitePress whose sidebar group imports MetaBlog's item (sidebar-item.ts).
+declare module 'virtual:metablog/vitepress-client/shared.js' {
   export const EXTERNAL_URL_RE: RegExp
   export function isActive(currentPath: string, matchPath?: string, asRegex?: boolean): boolean
 }
 
-declare module 'vitepress/dist/client/theme-default/support/utils.js' {
+declare module 'virtual:metablog/vitepress-client/theme-default/support/utils.js' {
   export function normalizeLink(url: string): string
 }
 
-declare module 'virtual:metablog/default-sidebar-item' {
+declare module 'virtual:metablog/vitepress-client/theme-default/components/VPSidebarItem.vue' {
   /** The default theme's VPSidebarItem, with the scope id of its styles. */
   const component: import('vue').Component & { __scopeId?: string }
   export default component

@@ -1,24 +1,35 @@
+import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { DEFAULT_SIDEBAR_ITEM_ID } from './virtual-modules.js'
+import { VITEPRESS_CLIENT_PREFIX } from './virtual-modules.js'
 import type { Plugin } from './vite-types.js'
 
 // The stand-in's module, beside the compiled plugin in dist/.
 const SIDEBAR_ITEM = fileURLToPath(new URL('../client/theme/sidebar-item.js', import.meta.url))
-const SIDEBAR_GROUP = /[\\/]vitepress[\\/]dist[\\/]client[\\/]theme-default[\\/]components[\\/]VPSidebarGroup\.vue$/
-const DEFAULT_SIDEBAR_ITEM = 'vitepress/dist/client/theme-default/components/VPSidebarItem.vue'
+const SIDEBAR_GROUP = /\/vitepress\/dist\/client\/theme-default\/components\/VPSidebarGroup\.vue$/
 
 /**
  * The default theme's sidebar group gets MetaBlog's sidebar item, which draws the generated sidebar
- * with one component a group and hands any other item to the default theme's own. An author's own
- * override of VPSidebarItem (a Vite alias, as VitePress documents) is resolved before this and wins.
+ * with one component a group and hands any other item to the default theme's own. The item takes the
+ * theme's files it needs (its VPSidebarItem, its helpers) from the VitePress whose group imported it,
+ * not from wherever MetaBlog is installed. An author's override of VPSidebarItem or VPSidebarGroup by a
+ * Vite alias, as VitePress documents, is resolved before this and wins; one by another plugin's
+ * `resolveId` would have to run before this one (`enforce: 'pre'`, listed first).
  */
 export function leanSidebarPlugin(): Plugin {
+  /** The `dist/client` folder of that VitePress, once its group asked for the item. */
+  let clientDir: string | undefined
   return {
     name: 'metablog:lean-sidebar',
     enforce: 'pre',
     resolveId(source, importer) {
-      if (source === DEFAULT_SIDEBAR_ITEM_ID) return this.resolve(DEFAULT_SIDEBAR_ITEM, importer, { skipSelf: true })
-      return source === './VPSidebarItem.vue' && importer && SIDEBAR_GROUP.test(importer.split('?')[0]!) ? SIDEBAR_ITEM : undefined
+      if (source.startsWith(VITEPRESS_CLIENT_PREFIX)) {
+        const file = source.slice(VITEPRESS_CLIENT_PREFIX.length)
+        return clientDir ? path.posix.join(clientDir, file) : this.resolve(`vitepress/dist/client/${file}`, importer, { skipSelf: true })
+      }
+      const group = importer?.split('?')[0]!.replace(/\\/g, '/')
+      if (source !== './VPSidebarItem.vue' || !group || !SIDEBAR_GROUP.test(group)) return undefined
+      clientDir = path.posix.resolve(path.posix.dirname(group), '../..')
+      return SIDEBAR_ITEM
     },
   }
 }

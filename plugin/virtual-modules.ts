@@ -12,5 +12,5 @@ export const RESOLVED_GRAPH_COMPONENT_MODULE_ID = `\0${GRAPH_COMPONENT_MODULE_ID
 /** KnowledgeGraph's loader for the small graph under "Linked from", drawn in the browser only: null in the server bundle. */
 export const LOCAL_GRAPH_MODULE_ID = 'virtual:metablog/local-graph'
 export const RESOLVED_LOCAL_GRAPH_MODULE_ID = `\0${LOCAL_GRAPH_MODULE_ID}`
-/** The default theme's own VPSidebarItem, for the sidebars MetaBlog's stand-in does not draw itself (see lean-sidebar-plugin). */
-export const DEFAULT_SIDEBAR_ITEM_ID = 'virtual:metablog/default-sidebar-item'
+/** Files of the VitePress client whose default theme imports MetaBlog's sidebar item: `${prefix}shared.js` (see lean-sidebar-plugin). */
+export const VITEPRESS_CLIENT_PREFIX = 'virtual:metablog/vitepress-client/'

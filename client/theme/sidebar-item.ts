@@ -4,9 +4,9 @@
 // group, with the same elements, classes, attributes and behaviour, styled by the default theme's own
 // CSS: about half the time. Any other sidebar (the author's) still goes through the default theme's VPSidebarItem.
 import { useData, type DefaultTheme } from 'vitepress'
-import { EXTERNAL_URL_RE, isActive } from 'vitepress/dist/client/shared.js'
-import { normalizeLink } from 'vitepress/dist/client/theme-default/support/utils.js'
-import VPSidebarItem from 'virtual:metablog/default-sidebar-item'
+import { EXTERNAL_URL_RE, isActive } from 'virtual:metablog/vitepress-client/shared.js'
+import VPSidebarItem from 'virtual:metablog/vitepress-client/theme-default/components/VPSidebarItem.vue'
+import { normalizeLink } from 'virtual:metablog/vitepress-client/theme-default/support/utils.js'
 import { defineComponent, h, onMounted, ref, shallowReactive, watch, watchPostEffect, withKeys, type PropType, type VNode } from 'vue'
 import { isGeneratedItem } from './page-sidebar'
 
@@ -35,7 +35,9 @@ const SidebarTree = defineComponent({
     watch(() => props.item, () => collapsedState.clear())
 
     const isActiveLink = (item: Item) => {
-      // isActive reads the location's hash itself; reading the ref makes a new hash re-render.
+      // isActive reads the location's hash itself; reading the ref makes a new hash re-render. (The theme's
+      // has-active ignores a new hash until something else changes; for the generated sidebar, whose links
+      // carry no hash, the two agree.)
       void hash.value
       return mounted.value && isActive(page.value.relativePath, item.link)
     }
@@ -44,10 +46,16 @@ const SidebarTree = defineComponent({
     const isCollapsed = (item: Item) => collapsedState.get(item) ?? !!(collapsible(item) && item.collapsed)
     const toggle = (item: Item) => collapsible(item) && collapsedState.set(item, !isCollapsed(item))
 
-    // The default theme opens an entry once it is, or holds, the current page (after mount, so never on the server).
+    // The default theme opens an entry once it becomes, or comes to hold, the current page (after mount, so
+    // never on the server); an entry folded since stays folded while that does not change (a new hash).
+    const lastActive = new WeakMap<Item, string>()
     watchPostEffect(() => {
       const open = (item: Item) => {
-        if (isActiveLink(item) || hasActiveLink(item)) collapsedState.set(item, false)
+        const active = isActiveLink(item)
+        const holds = hasActiveLink(item)
+        const state = `${active}${holds}`
+        if (lastActive.get(item) !== state && (active || holds)) collapsedState.set(item, false)
+        lastActive.set(item, state)
         if (item.items) for (const child of item.items) open(child)
       }
       open(props.item)
@@ -59,7 +67,7 @@ const SidebarTree = defineComponent({
       const text = h(textTag, { class: 'text', innerHTML: item.text })
       const external = !!item.link && (EXTERNAL_URL_RE.test(item.link) || item.target === '_blank')
       const onItem = (event: Event) => {
-        if (event instanceof KeyboardEvent && event.key !== 'Enter') return
+        if ('key' in event && event.key !== 'Enter') return
         if (!item.link) toggle(item)
       }
       const onCaret = () => item.link && toggle(item)

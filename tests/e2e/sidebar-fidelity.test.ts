@@ -18,7 +18,7 @@ import { servePreview } from '../helpers/preview.js'
 const VITEPRESS = path.join(REPO_ROOT, 'node_modules/vitepress/bin/vitepress.js')
 const PAGES = [
   { path: 'guide/index.md', content: '# Guide\n\nThe guide.\n' },
-  { path: 'guide/start.md', content: '---\ndate: 2024-01-03\n---\n\n# Getting started\n\nFirst.\n' },
+  { path: 'guide/start.md', content: '---\ndate: 2024-01-03\n---\n\n# Getting started\n\nFirst.\n\n## Further on\n\nMore.\n' },
   { path: 'guide/tools.md', content: '---\ndate: 2024-01-02\n---\n\n# Tom & Jerry <em>tools</em>\n\nSecond.\n' },
   { path: 'guide/deep/one.md', content: '---\ndate: 2024-01-05\n---\n\n# Deep one\n\nNested.\n' },
   { path: 'guide/deep/two.md', content: '---\ndate: 2024-01-04\n---\n\n# Deep two\n\nNested, [[Deep one]].\n' },
@@ -105,7 +105,11 @@ describe('the generated sidebar, drawn by MetaBlog', () => {
 
   it('marks the current page, folds and unfolds by mouse and keyboard, and follows the router, as the default theme does', async () => {
     const pages = { metablog: await browser.newPage({ viewport: { width: 1280, height: 900 } }), plain: await browser.newPage({ viewport: { width: 1280, height: 900 } }) }
-    for (const page of Object.values(pages)) page.on('pageerror', (error) => pageErrors.push(String(error)))
+    // A hydration mismatch is only a console error in a production build (Vue mends the DOM): any counts.
+    for (const page of Object.values(pages)) {
+      page.on('pageerror', (error) => pageErrors.push(String(error)))
+      page.on('console', (message) => message.type() === 'error' && pageErrors.push(message.text()))
+    }
     const both = async (act: (page: Page) => Promise<unknown>) => {
       for (const page of Object.values(pages)) await act(page)
     }
@@ -137,6 +141,20 @@ describe('the generated sidebar, drawn by MetaBlog', () => {
         await page.locator('.VPSidebar .VPSidebarItem.is-active a[href="/guide/start"]').waitFor()
       })
       expect(await expectSame(pages, 'after following a sidebar link')).toMatch(/is-active is-link level-1/)
+      // Folded, then a new hash on the same page (the outline): it stays folded in both.
+      await both((page) => page.locator('.VPSidebarItem.level-0 > .item > .caret').click())
+      await both(async (page) => {
+        await page.locator('.VPDocAsideOutline a[href="#further-on"]').click()
+        await page.waitForURL((url) => url.hash === '#further-on')
+      })
+      expect(await expectSame(pages, 'after a new hash with "Guide" folded')).toMatch(/class="[^"]*collapsed[^"]*level-0"/)
+      // The pager leads to the next page, as the router does.
+      await both(async (page) => {
+        await page.locator('.VPDocFooter .pager-link.next').click()
+        await page.waitForURL((url) => url.pathname !== '/guide/start')
+        await page.locator('.VPSidebar .VPSidebarItem.is-active').waitFor({ state: 'attached' })
+      })
+      await expectSame(pages, 'after the pager')
       expect(pageErrors).toEqual([])
     } finally {
       await Promise.all(Object.values(pages).map((page) => page.close()))
