@@ -26,8 +26,10 @@ export function leanSidebarPlugin(): Plugin {
         const file = source.slice(VITEPRESS_CLIENT_PREFIX.length)
         return clientDir ? path.posix.join(clientDir, file) : this.resolve(`vitepress/dist/client/${file}`, importer, { skipSelf: true })
       }
-      const group = importer?.split('?')[0]!.replace(/\\/g, '/')
-      if (source !== './VPSidebarItem.vue' || !group || !SIDEBAR_GROUP.test(group)) return undefined
+      // Every import of a build passes here: the cheap test first.
+      if (source !== './VPSidebarItem.vue' || !importer) return undefined
+      const group = importer.split('?')[0]!.replace(/\\/g, '/')
+      if (!SIDEBAR_GROUP.test(group)) return undefined
       clientDir = path.posix.resolve(path.posix.dirname(group), '../..')
       return SIDEBAR_ITEM
     },

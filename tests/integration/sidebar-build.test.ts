@@ -66,7 +66,7 @@ afterAll(async () => {
 const read = (root: string, file: string) => fs.readFile(dist(root, file), 'utf8')
 /** The sidebar and the pager of a page, as rendered, for what a browser makes of them (see canonicalMarkup). */
 const sidebarHtml = (html: string) => canonicalMarkup(/<aside class="VPSidebar[\s\S]*?<\/aside>/.exec(html)?.[0] ?? '')
-const pagerHtml = (html: string) => (/<footer class="VPDocFooter[\s\S]*?<\/footer>/.exec(html)?.[0] ?? '').replace(/<!--\[-->|<!--\]-->|<!---->/g, '')
+const pagerHtml = (html: string) => canonicalMarkup(/<footer class="VPDocFooter[\s\S]*?<\/footer>/.exec(html)?.[0] ?? '')
 const sidebarLinks = (html: string) => [...sidebarHtml(html).matchAll(/<a class="VPLink[^"]*"[^>]* href="([^"]+)"/g)].map((match) => match[1]!)
 
 describe('the windowed sidebar in a build', () => {
