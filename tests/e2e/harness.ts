@@ -34,8 +34,14 @@ export async function startStudio() {
     get origin() {
       return server.origin
     },
+    /**
+     * Starts the server again on the same port. The open page's Vite client polls for it and reloads
+     * itself once it answers, as an author sees it; this waits for that reload, so that no visit races it.
+     */
     async restartServer() {
+      const reloaded = page.waitForEvent('load', { timeout: 60_000 })
       server = await startDevServerProcess({ root, port, env })
+      await reloaded
     },
     killServer: () => server.kill(),
     read: (file: string) => fs.readFile(path.join(root, file), 'utf8'),
