@@ -30,7 +30,10 @@ export interface LogEntry {
 export type LogSink = (entry: LogEntry) => void
 
 export interface LoggerOptions {
-  /** Where entries go besides the buffer; null for nowhere. Default: console.debug in dev, else nowhere. */
+  /**
+   * Where entries go besides the buffer; null for nowhere. Default in dev: the console, warnings and
+   * errors only unless the author asked for every line (see DEBUG_SWITCH); else nowhere.
+   */
   sink?: LogSink | null
   /** Entries below this level are dropped entirely. Default 'debug'. */
   level?: LogLevel
@@ -96,23 +99,40 @@ function isDevBuild(): boolean {
   return env?.DEV === true
 }
 
-const unprinted: LogEntry[] = []
+/** `localStorage.setItem('metablog:debug', '1')` in the dev page's console prints every entry there, not only warnings and errors. */
+export const DEBUG_SWITCH = 'metablog:debug'
+
+function debugAsked(): boolean {
+  try {
+    return globalThis.localStorage?.getItem(DEBUG_SWITCH) != null
+  } catch {
+    return false // storage refused (a sandboxed frame)
+  }
+}
+
+const CONSOLE_METHOD = { debug: 'debug', info: 'info', warn: 'warn', error: 'error' } as const satisfies Record<LogLevel, keyof Console>
+
 /**
- * Prints after the current task, several entries at once: with DevTools open a console call costs a
- * millisecond, and tool calls are logged on the agent loop's way to its next request.
+ * The dev console: warnings and errors, or every entry when asked. A step of the agent loop logs a
+ * handful of entries, and with DevTools open a console call costs about a millisecond: they print
+ * after the current task, several at once, so the loop's next request leaves first.
  */
-function consoleSink(entry: LogEntry): void {
-  if (unprinted.push(entry) > 1) return
-  setTimeout(() => {
-    for (const queued of unprinted.splice(0)) console.debug(`[metablog] ${queued.event}`, queued)
-  }, 0)
+function consoleSink(everything: boolean): LogSink {
+  const unprinted: LogEntry[] = []
+  return (entry) => {
+    if (!everything && (entry.level === 'debug' || entry.level === 'info')) return
+    if (unprinted.push(entry) > 1) return
+    setTimeout(() => {
+      for (const queued of unprinted.splice(0)) console[CONSOLE_METHOD[queued.level]](`[metablog] ${queued.event}`, queued)
+    }, 0)
+  }
 }
 
 export function createLogger(options: LoggerOptions = {}): Logger {
   const capacity = Math.max(1, Math.floor(options.capacity ?? DEFAULT_LOG_CAPACITY))
   const threshold = LOG_LEVELS.indexOf(options.level ?? 'debug')
   const now = options.now ?? (() => Date.now())
-  const sink = options.sink === undefined ? ((options.dev ?? isDevBuild()) ? consoleSink : null) : options.sink
+  const sink = options.sink === undefined ? ((options.dev ?? isDevBuild()) ? consoleSink(debugAsked()) : null) : options.sink
   const listeners = createListenerSet<LogEntry>('log entries')
   let buffer: LogEntry[] = []
   let next = 0

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { LOG_EVENTS, createLogger, redact } from '../../../../client/runtime/logger'
+import { DEBUG_SWITCH, LOG_EVENTS, createLogger, redact } from '../../../../client/runtime/logger'
 import type { LogEntry } from '../../../../client/runtime/logger'
 
 afterEach(() => {
@@ -90,15 +90,38 @@ describe('createLogger', () => {
     expect(error).toHaveBeenCalled()
   })
 
-  it('logs to console.debug by default only in dev, after the current task', async () => {
-    const debug = vi.spyOn(console, 'debug').mockImplementation(() => {})
-    createLogger({ dev: false }).log('agent.input.received', {})
-    const dev = createLogger({ dev: true })
-    dev.log('agent.input.received', {})
-    dev.log('agent.skill.started', { skill: 'summarize' })
-    expect(debug).not.toHaveBeenCalled()
-    await new Promise((resolve) => setTimeout(resolve, 0))
-    expect(debug.mock.calls.map(([label]) => label)).toEqual(['[metablog] agent.input.received', '[metablog] agent.skill.started'])
+  it('prints to the console by default only in dev, after the current task: warnings and errors, every entry when asked', async () => {
+    const spies = {
+      debug: vi.spyOn(console, 'debug').mockImplementation(() => {}),
+      info: vi.spyOn(console, 'info').mockImplementation(() => {}),
+      warn: vi.spyOn(console, 'warn').mockImplementation(() => {}),
+      error: vi.spyOn(console, 'error').mockImplementation(() => {}),
+    }
+    const printed = () => Object.entries(spies).flatMap(([method, spy]) => spy.mock.calls.map(([label]) => `${method} ${String(label)}`))
+    const logEach = (logger: ReturnType<typeof createLogger>) => {
+      logger.log('agent.input.received', {})
+      logger.log('agent.state.changed', { from: 'IDLE', to: 'EXECUTING' })
+      logger.log('agent.error', { where: 'checkpoint', message: 'down' }, 'warn')
+      logger.log('agent.error', { message: 'failed' })
+    }
+    const settle = () => new Promise((resolve) => setTimeout(resolve, 0))
+
+    logEach(createLogger({ dev: false }))
+    logEach(createLogger({ dev: true }))
+    expect(printed()).toEqual([])
+    await settle()
+    expect(printed()).toEqual(['warn [metablog] agent.error', 'error [metablog] agent.error'])
+
+    for (const spy of Object.values(spies)) spy.mockClear()
+    const storage = new Map([[DEBUG_SWITCH, '1']])
+    vi.stubGlobal('localStorage', { getItem: (key: string) => storage.get(key) ?? null })
+    try {
+      logEach(createLogger({ dev: true }))
+    } finally {
+      vi.unstubAllGlobals()
+    }
+    await settle()
+    expect(printed()).toEqual(['debug [metablog] agent.state.changed', 'info [metablog] agent.input.received', 'warn [metablog] agent.error', 'error [metablog] agent.error'])
   })
 
   it('tells subscribers about new entries', () => {
