@@ -14,6 +14,10 @@ afterAll(async () => {
 describe('the first page on the dev server', () => {
   it('paints before the assistant’s code is fetched, and the orb follows', async () => {
     const { page } = studio
+    // The dev server compiles the page's module once (asked for as the page's import asks): a cold
+    // compile on a loaded machine can outlast the orb's fallback timer (it mounts at first paint, or after 3 s without one).
+    const compiled = await fetch(`${studio.origin}/posts/atomic-file-writes.md?import`)
+    expect(compiled.headers.get('content-type')).toMatch(/javascript/)
     await page.goto(`${studio.origin}/posts/atomic-file-writes`)
     await page.getByRole('button', { name: 'Open MetaBlog assistant' }).waitFor()
     const timings = await page.evaluate(() => ({

@@ -3,7 +3,7 @@
 import path from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { launchBrowser, screenshot } from '../helpers/browser.js'
+import { framesDrawn, launchBrowser, screenshot } from '../helpers/browser.js'
 import { copySite, dependenciesSettled, REPO_ROOT, startDevServer, type DevServer } from '../helpers/dev-server.js'
 
 let dev: DevServer
@@ -74,7 +74,8 @@ describe('the graph page', () => {
     await expect.poll(() => page.getByRole('status').textContent()).toContain('1 page matches')
     await expect.poll(() => canvasData('highlighted')).toBe('1')
     await search.press('Enter')
-    await page.waitForTimeout(300)
+    // The view centres on the match in the next frame.
+    await framesDrawn(page)
     const box = (await canvas().boundingBox())!
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2)
     const tooltip = page.getByRole('tooltip')

@@ -5,7 +5,7 @@ import path from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { syntheticBlog } from '../bench/knowledge-synthetic-blog.js'
-import { launchBrowser, screenshot } from '../helpers/browser.js'
+import { framesDrawn, launchBrowser, screenshot } from '../helpers/browser.js'
 import { copySite, dependenciesSettled, startDevServer, type DevServer } from '../helpers/dev-server.js'
 
 let dev: DevServer
@@ -69,7 +69,8 @@ describe('the graph page with over 1,000 links', () => {
     const search = page.getByRole('searchbox', { name: 'Find a page in the graph' })
     await search.fill(hub.title)
     await search.press('Enter')
-    await page.waitForTimeout(300)
+    // The view centres on the match in the next frame.
+    await framesDrawn(page)
     const box = (await page.locator('.metablog-graph canvas').boundingBox())!
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2)
     const tooltip = page.getByRole('tooltip')

@@ -3,8 +3,8 @@ import path from 'node:path'
 import matter from 'gray-matter'
 import type { Browser, Page } from 'playwright-core'
 import { startFakeLlm, type FakeLlm } from '../fixtures/fake-llm-server.js'
-import { launchBrowser, screenshot } from '../helpers/browser.js'
-import { copySite, dependenciesSettled, REPO_ROOT } from '../helpers/dev-server.js'
+import { launchBrowser, screenshot, warmUpDevServer } from '../helpers/browser.js'
+import { copySite, REPO_ROOT } from '../helpers/dev-server.js'
 import { freePort, startDevServerProcess, type DevServerProcess } from '../helpers/dev-server-process.js'
 
 /** The demo blog on a real `vitepress dev` process, the fake model behind its gateway, and Chromium. */
@@ -15,13 +15,7 @@ export async function startStudio() {
   const env = { OPENAI_API_KEY: 'sk-e2e-not-a-real-key', OPENAI_BASE_URL: fake.baseURL, METABLOG_MODEL: 'gpt-4o-mini' }
   let server: DevServerProcess = await startDevServerProcess({ root, port, env })
   const browser: Browser = await launchBrowser()
-  // A cold server's first page ends Vite's dependency crawl, and its rerun may reload the page a
-  // second or two later, under a test that has moved on: one page of its own, then settled.
-  const warmUp = await browser.newPage()
-  await warmUp.goto(`${server.origin}/`)
-  await warmUp.waitForLoadState('networkidle')
-  await warmUp.close()
-  await dependenciesSettled(root)
+  await warmUpDevServer(browser, server.origin, root)
   const page: Page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
   const pageErrors: string[] = []
   page.on('pageerror', (error) => pageErrors.push(String(error)))

@@ -13,7 +13,7 @@ import { editSkill, summarizeSkill, writeSkill } from '../../client/skills/index
 import { startFakeLlm, type FakeLlm } from '../fixtures/fake-llm-server.js'
 import { BROWSER_RUN, VUE_RUN } from '../fixtures/hostile/effects.js'
 import { hostileClasses, instantiate } from '../fixtures/hostile/index.js'
-import { launchBrowser, screenshot } from '../helpers/browser.js'
+import { launchBrowser, screenshot, warmUpDevServer } from '../helpers/browser.js'
 import { copySite, makeTempDir, REPO_ROOT } from '../helpers/dev-server.js'
 import { freePort, startDevServerProcess, type DevServerProcess } from '../helpers/dev-server-process.js'
 import { OUTLINE, createTestRuntime, fakeModelEnv, until } from '../helpers/runtime.js'
@@ -65,6 +65,7 @@ beforeAll(async () => {
   await fs.writeFile(path.join(root, 'control/build.md'), instantiate(`# Control\n\n{{ ${VUE_RUN} }}\n`, { marker: 'control_build', markDir }))
   dev = await startDevServerProcess({ root, port: await freePort(), env: fakeModelEnv(fake) })
   browser = await launchBrowser()
+  await warmUpDevServer(browser, dev.origin, root)
 }, 120_000)
 
 afterAll(async () => {

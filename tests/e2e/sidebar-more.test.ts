@@ -8,7 +8,7 @@ import { promisify } from 'node:util'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SIDEBAR_WINDOW } from '../../server/knowledge/sidebar-window.js'
-import { launchBrowser } from '../helpers/browser.js'
+import { launchBrowser, warmUpDevServer } from '../helpers/browser.js'
 import { makeTempDir, REPO_ROOT, startDevServer, type DevServer } from '../helpers/dev-server.js'
 import { servePreview } from '../helpers/preview.js'
 
@@ -150,8 +150,7 @@ describe('the local graph under a post on the built site', () => {
 describe('a long folder on the dev server', () => {
   it('expands More from the dev server, and shows a new post at once', async () => {
     dev = await startDevServer({ root })
-    await page.goto(`${dev.origin}/posts/p39`)
-    await page.waitForLoadState('networkidle')
+    await warmUpDevServer(browser, dev.origin, root, '/posts/p39')
     await page.goto(`${dev.origin}/posts/p39`)
     await sidebar().getByRole('button', { name: /More \(\d+\)…/ }).waitFor({ timeout: 30_000 })
     expect(await sidebarLinks()).toHaveLength(SIDEBAR_WINDOW)

@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises'
 import path from 'node:path'
 import { chromium, type Browser, type Page } from 'playwright-core'
-import { REPO_ROOT } from './dev-server.js'
+import { dependenciesSettled, REPO_ROOT } from './dev-server.js'
 
 export const SCREENSHOT_DIR = path.join(REPO_ROOT, 'tests/e2e/screenshots')
 
@@ -33,4 +33,27 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   const file = path.join(SCREENSHOT_DIR, `${name}.png`)
   await page.screenshot({ path: file, fullPage: false })
   return file
+}
+
+/**
+ * A cold dev server's first page ends Vite's dependency crawl, and the optimizer's rerun may reload
+ * that page a second or two later, under a test that has moved on: one throwaway page of its own
+ * first, then quiet in the optimizer's cache.
+ */
+export async function warmUpDevServer(browser: Browser, origin: string, root: string, route = '/'): Promise<void> {
+  const page = await browser.newPage()
+  try {
+    await page.goto(`${origin}${route}`)
+    await page.waitForLoadState('networkidle')
+  } finally {
+    await page.close()
+  }
+  await dependenciesSettled(root)
+}
+
+/** Resolves once the page has drawn `count` more frames (a change scheduled for the next frame is on screen). */
+export async function framesDrawn(page: Page, count = 2): Promise<void> {
+  await page.evaluate(async (frames) => {
+    for (let frame = 0; frame < frames; frame++) await new Promise((resolve) => requestAnimationFrame(resolve))
+  }, count)
 }
