@@ -110,8 +110,6 @@ function debugAsked(): boolean {
   }
 }
 
-const CONSOLE_METHOD = { debug: 'debug', info: 'info', warn: 'warn', error: 'error' } as const satisfies Record<LogLevel, keyof Console>
-
 /**
  * The dev console: warnings and errors, or every entry when asked. A step of the agent loop logs a
  * handful of entries, and with DevTools open a console call costs about a millisecond: they print
@@ -123,7 +121,7 @@ function consoleSink(everything: boolean): LogSink {
     if (!everything && (entry.level === 'debug' || entry.level === 'info')) return
     if (unprinted.push(entry) > 1) return
     setTimeout(() => {
-      for (const queued of unprinted.splice(0)) console[CONSOLE_METHOD[queued.level]](`[metablog] ${queued.event}`, queued)
+      for (const queued of unprinted.splice(0)) console[queued.level](`[metablog] ${queued.event}`, queued)
     }, 0)
   }
 }
