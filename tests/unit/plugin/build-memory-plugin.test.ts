@@ -25,21 +25,30 @@ describe('the build-memory plugin', () => {
     expect(vm.runInNewContext('typeof gc')).toBe('undefined')
   })
 
-  it('collects once the server bundle is written, before the render, and only in a build', () => {
-    const plugin = buildMemoryPlugin()
-    expect(plugin.apply).toBe('build')
-    const configResolved = plugin.configResolved as (config: { build: { ssr: boolean } }) => void
-    const closeBundle = plugin.closeBundle as () => void
-    // The client bundle, then the server's: VitePress builds them one after the other with the same plugins.
-    configResolved({ build: { ssr: false } })
-    closeBundle()
-    configResolved({ build: { ssr: true } })
-    closeBundle()
+  it('collects once the server bundle is written, before the render, and only in a build with a heap worth collecting', () => {
+    const closingBundles = (plugin: ReturnType<typeof buildMemoryPlugin>) => {
+      const configResolved = plugin.configResolved as (config: { build: { ssr: boolean } }) => void
+      const closeBundle = plugin.closeBundle as () => void
+      // The client bundle, then the server's: VitePress builds them one after the other with the same plugins.
+      configResolved({ build: { ssr: false } })
+      closeBundle()
+      configResolved({ build: { ssr: true } })
+      closeBundle()
+      return closeBundle
+    }
+    expect(buildMemoryPlugin().apply).toBe('build')
+    collectGarbage()!()
+
+    const small = closingBundles(buildMemoryPlugin({ collectAboveBytes: process.memoryUsage().heapUsed + 512 * 1048576 }))
     const before = heapMiB()
     leaveGarbage()
     const left = heapMiB()
-    closeBundle()
+    small()
     expect(left - before).toBeGreaterThan(30)
+    expect(heapMiB()).toBeGreaterThan(left - 30)
+
+    const large = closingBundles(buildMemoryPlugin({ collectAboveBytes: 0 }))
+    large()
     expect(heapMiB()).toBeLessThan(left - 30)
   })
 })
