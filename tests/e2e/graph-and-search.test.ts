@@ -3,8 +3,8 @@
 import path from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { framesDrawn, launchBrowser, screenshot } from '../helpers/browser.js'
-import { copySite, dependenciesSettled, REPO_ROOT, startDevServer, type DevServer } from '../helpers/dev-server.js'
+import { framesDrawn, launchBrowser, screenshot, warmUpDevServer } from '../helpers/browser.js'
+import { copySite, REPO_ROOT, startDevServer, type DevServer } from '../helpers/dev-server.js'
 
 let dev: DevServer
 let browser: Browser
@@ -23,10 +23,7 @@ beforeAll(async () => {
   browser = await launchBrowser()
   page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
   page.on('pageerror', (error) => pageErrors.push(String(error)))
-  // A first visit lets Vite optimize the page's dependencies (its rerun may reload the page once).
-  await page.goto(`${dev.origin}/graph`)
-  await page.waitForLoadState('networkidle')
-  await dependenciesSettled(dev.root)
+  await warmUpDevServer(browser, dev.origin, dev.root, { route: '/graph' })
 }, 120_000)
 
 afterAll(async () => {

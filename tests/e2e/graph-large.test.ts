@@ -5,8 +5,8 @@ import path from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { syntheticBlog } from '../bench/knowledge-synthetic-blog.js'
-import { framesDrawn, launchBrowser, screenshot } from '../helpers/browser.js'
-import { copySite, dependenciesSettled, startDevServer, type DevServer } from '../helpers/dev-server.js'
+import { framesDrawn, launchBrowser, screenshot, warmUpDevServer } from '../helpers/browser.js'
+import { copySite, startDevServer, type DevServer } from '../helpers/dev-server.js'
 
 let dev: DevServer
 let browser: Browser
@@ -24,10 +24,7 @@ beforeAll(async () => {
   browser = await launchBrowser()
   page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
   page.on('pageerror', (error) => pageErrors.push(String(error)))
-  // A first visit lets Vite optimize the page's dependencies (its rerun may reload the page once).
-  await page.goto(`${dev.origin}/graph`, { timeout: 120_000 })
-  await page.waitForLoadState('networkidle', { timeout: 120_000 })
-  await dependenciesSettled(dev.root)
+  await warmUpDevServer(browser, dev.origin, dev.root, { route: '/graph', timeout: 120_000 })
 }, 240_000)
 
 afterAll(async () => {

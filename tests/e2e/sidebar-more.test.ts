@@ -150,7 +150,7 @@ describe('the local graph under a post on the built site', () => {
 describe('a long folder on the dev server', () => {
   it('expands More from the dev server, and shows a new post at once', async () => {
     dev = await startDevServer({ root })
-    await warmUpDevServer(browser, dev.origin, root, '/posts/p39')
+    await warmUpDevServer(browser, dev.origin, root, { route: '/posts/p39' })
     await page.goto(`${dev.origin}/posts/p39`)
     await sidebar().getByRole('button', { name: /More \(\d+\)…/ }).waitFor({ timeout: 30_000 })
     expect(await sidebarLinks()).toHaveLength(SIDEBAR_WINDOW)

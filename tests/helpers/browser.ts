@@ -40,11 +40,11 @@ export async function screenshot(page: Page, name: string): Promise<string> {
  * that page a second or two later, under a test that has moved on: one throwaway page of its own
  * first, then quiet in the optimizer's cache.
  */
-export async function warmUpDevServer(browser: Browser, origin: string, root: string, route = '/'): Promise<void> {
+export async function warmUpDevServer(browser: Browser, origin: string, root: string, { route = '/', timeout = 30_000 } = {}): Promise<void> {
   const page = await browser.newPage()
   try {
-    await page.goto(`${origin}${route}`)
-    await page.waitForLoadState('networkidle')
+    await page.goto(`${origin}${route}`, { timeout })
+    await page.waitForLoadState('networkidle', { timeout })
   } finally {
     await page.close()
   }
