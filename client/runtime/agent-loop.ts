@@ -4,7 +4,7 @@ import type { ChatCompletionMessageParam } from 'openai/resources'
 import { SkillError, errorCode } from '../api/errors'
 import { agentPrompt, blogShape, type BlogShape } from './agent-prompt'
 import { toolSpecs, type Tool, type ToolContext } from './define-tool'
-import { outcomeText, runToolCalls, type SaveChain } from './agent-tool-calls'
+import { runToolCalls, toolResultTexts, type SaveChain } from './agent-tool-calls'
 import { NO_MODEL } from './messages'
 import type { ModelPort, ModelTurn, SkillContext } from './types'
 import { COMPACT_AT } from './conversation/context-window'
@@ -156,6 +156,7 @@ export async function runAgentLoop(context: SkillContext, options: AgentLoopOpti
     pages: context.pages,
     approve: (proposal) => context.approve(proposal, mode),
   }
+  const resultText = toolResultTexts(options.tools)
   const done = stepCountIs(options.maxSteps)
   // The last record's save. It overlaps the next model request (the author waits for the model, not
   // the disk) but is awaited before that request's answer is acted on and before any write starts.
@@ -184,7 +185,7 @@ export async function runAgentLoop(context: SkillContext, options: AgentLoopOpti
       return { text: turn.text, steps: step + 1, stopped: false }
     }
     const outcomes = await runToolCalls(context, turn.toolCalls, { step, tools: options.tools, offered, toolContext }, saves)
-    turn.toolCalls.forEach((call, index) => messages.push({ role: 'tool', tool_call_id: call.id, content: outcomeText(outcomes[index]!) }))
+    turn.toolCalls.forEach((call, index) => messages.push({ role: 'tool', tool_call_id: call.id, content: resultText(call, outcomes[index]!) }))
   }
   await saves.saved
   return { text: '', steps: options.maxSteps, stopped: true }

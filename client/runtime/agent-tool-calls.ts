@@ -19,8 +19,34 @@ export interface TurnTools {
   toolContext: ToolContext
 }
 
-export function outcomeText(outcome: ToolOutcome): string {
+function outcomeText(outcome: ToolOutcome): string {
   return JSON.stringify(outcome.ok ? outcome.result : { error: outcome.error })
+}
+
+/** A read's result at least this long goes to the model once; the pointer that replaces a repeat is ~120 characters. */
+const REPEAT_MIN_CHARS = 300
+
+/**
+ * The text each tool result is sent to the model as, for one request's loop. A read whose result is
+ * exactly one an earlier read in the same loop returned (an unchanged page read again, the same
+ * search) is sent as a pointer to that earlier result, which is still in the request: compaction only
+ * ever summarises earlier requests. A long loop then does not resend, and pay for, the same page at
+ * every step, and the request the author waits on stays small. The same calls give the same texts,
+ * so a resumed loop sends what the interrupted one did.
+ */
+export function toolResultTexts(tools: readonly Tool[]): (call: ModelToolCall, outcome: ToolOutcome) => string {
+  const first = new Map<string, string>()
+  return (call, outcome) => {
+    const text = outcomeText(outcome)
+    if (!outcome.ok || text.length < REPEAT_MIN_CHARS || !isRead(tools, call.name)) return text
+    const key = `${call.name}\n${text}`
+    const earlier = first.get(key)
+    if (earlier === undefined) {
+      first.set(key, call.id)
+      return text
+    }
+    return JSON.stringify({ sameAs: earlier, note: `Identical to the result of your call ${earlier} above, which is still in this conversation.` })
+  }
 }
 
 function isRead(tools: readonly Tool[], name: string): boolean {

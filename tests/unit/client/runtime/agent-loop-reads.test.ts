@@ -141,4 +141,32 @@ describe('agent loop reads', () => {
     expect(ids).toContain('tool-0-0')
     expect(ids).not.toContain('tool-0-1')
   })
+  it('send a read that repeats an earlier one in the loop as a pointer to it, and a changed page whole', async () => {
+    const { runtime, requests, pages } = setUp([
+      { toolCalls: [call('c1', 'read_page', { path: PAGE }), call('c2', 'search_pages', { query: 'bravo' })] },
+      { toolCalls: [call('c3', 'read_page', { path: PAGE }), call('c4', 'read_page', { path: OTHER })] },
+      { toolCalls: [call('c5', 'edit_page', { path: PAGE, edits: [{ oldText: 'Alpha.', newText: 'Beta.' }] })] },
+      { toolCalls: [call('c6', 'read_page', { path: PAGE })] },
+      { text: ['Done.'] },
+    ])
+    const long = ' A sentence long enough to be worth sending once.'.repeat(8)
+    pages[PAGE] = `# A\n\nAlpha.${long}\n`
+    pages[OTHER] = `# B\n\nBravo.${long}\n`
+    const first = pages[PAGE]
+    expect((await runtime.processInput('read a twice, then change it', { currentFile: PAGE }))?.outcome).toBe('COMPLETED')
+    const results = new Map(requests.at(-1)!.messages.filter((message) => message.role === 'tool').map((message) => [message.tool_call_id, JSON.parse(message.content)]))
+    expect(results.get('c1')).toMatchObject({ path: PAGE, content: first })
+    // The same page, unchanged: a pointer to the first read, which the request still holds.
+    expect(results.get('c3')).toEqual({ sameAs: 'c1', note: expect.stringContaining('c1') })
+    // Another page's result is its own, and a short result (the search) is sent as it is.
+    expect(results.get('c4')).toMatchObject({ path: OTHER, content: pages[OTHER] })
+    expect(results.get('c2')).toEqual([{ path: OTHER, title: 'B', snippet: 'Bravo.' }])
+    // After the edit the page reads differently, so it goes whole again.
+    expect(results.get('c6')).toMatchObject({ path: PAGE, content: pages[PAGE] })
+    expect(pages[PAGE]).toContain('Beta.')
+    // Every later request still carries the read the pointer names, whole.
+    for (const request of requests.slice(2)) {
+      expect(JSON.parse(request.messages.find((message) => message.tool_call_id === 'c1')!.content)).toMatchObject({ content: first })
+    }
+  })
 })
