@@ -158,8 +158,8 @@ export async function runAgentLoop(context: SkillContext, options: AgentLoopOpti
   }
   const resultText = toolResultTexts(options.tools)
   const done = stepCountIs(options.maxSteps)
-  // The last record's save. It overlaps the next model request (the author waits for the model, not
-  // the disk) but is awaited before that request's answer is acted on and before any write starts.
+  // The last record's save. It overlaps the next model request and the reads after it (the author
+  // waits for the model, not the disk), and is awaited before any write starts and before the loop ends.
   const saves: SaveChain = { saved: context.recorded('shape') ? Promise.resolve() : context.record('shape', shape) }
   for (let step = 0; !done(step); step++) {
     context.progress(step === 0 ? 'Thinking…' : `Step ${step + 1} of at most ${options.maxSteps}`)
@@ -174,9 +174,9 @@ export async function runAgentLoop(context: SkillContext, options: AgentLoopOpti
         if (!isContextLengthError(error) || !(await compact('overflow'))) throw error
         turn = await modelTurn(context, messages, offered)
       }
-      // The results this turn was asked with are saved before the turn is: a resume never sees a turn without them.
-      await saves.saved
-      // Not waited for: read tools run while it is sent (a write waits for it, in runToolCalls).
+      // Not waited for: read tools run while it is sent (a write waits for it, in runToolCalls). The
+      // saves go one at a time, each with every record so far, so a resume never sees this turn
+      // without the results it was asked with, even when their save has not landed yet.
       saves.saved = context.record(`turn-${step}`, turn)
     }
     messages.push(assistantMessage(turn))

@@ -1,6 +1,6 @@
 // When the agent loop's checkpoint saves may overlap its work: a turn's save runs during the next
-// model request (the author waits for the model, not the disk), but is persisted before that
-// request's answer is acted on and before any write starts.
+// model request and the reads after it (the author waits for the model, not the disk), but is
+// persisted before any write starts, and never carries a turn without the results it was asked with.
 import type OpenAI from 'openai'
 import { describe, expect, it } from 'vitest'
 import type { MetaBlogApi } from '../../../../client/api/metablog-api'
@@ -79,25 +79,28 @@ function setUp() {
   return { runtime, events, content: () => content }
 }
 
-/** The first save that carries `id`, and when it was held by the server. */
-function heldAt(events: string[], id: string): number {
-  return events.findIndex((event) => event.endsWith('held') && new RegExp(`[\\[,]${id}[,\\]]`).test(event))
+/** When the first save that carries `id` was sent, or held by the server. */
+function savedAt(events: string[], id: string, what: 'sent' | 'held'): number {
+  return events.findIndex((event) => event.endsWith(what) && new RegExp(`[\\[,]${id}[,\\]]`).test(event))
 }
+const sentAt = (events: string[], id: string) => savedAt(events, id, 'sent')
+const heldAt = (events: string[], id: string) => savedAt(events, id, 'held')
 
 describe('agent loop checkpoint saves', () => {
-  it('overlap the next model request, but are held before its answer is acted on and before a write', async () => {
+  it('overlap the next model request and its reads, keep their order, and are held before a write', async () => {
     const { runtime, events, content } = setUp()
     const record = await runtime.processInput('change alpha to beta', { currentFile: PAGE })
     expect(record?.outcome).toBe('COMPLETED')
     expect(content()).toBe('# A\n\nBeta.\n')
     const at = (event: string) => events.indexOf(event)
-    // The reads' results are still being saved while the second turn is asked for…
+    // The first answer's reads go out while the save before them is still on its way…
+    expect(at('read')).toBeLessThan(heldAt(events, 'shape'))
+    // …and their results are still being saved while the second turn is asked for.
     expect(at('model 1 asked')).toBeLessThan(heldAt(events, 'tool-0-0'))
-    // One save carries the turn's two reads…
-    expect(events).toContain('save [tool-0-0,tool-0-1] sent')
-    // …and it is held before the second turn is recorded, and both before the edit is written.
-    const turnSaved = events.findIndex((event) => event.includes('turn-1') && event.endsWith('sent'))
-    expect(heldAt(events, 'tool-0-0')).toBeLessThan(turnSaved)
+    // Saves go one at a time with every record so far: no save carries a turn before the results it was asked with.
+    expect(sentAt(events, 'tool-0-0')).toBeLessThanOrEqual(sentAt(events, 'turn-1'))
+    expect(sentAt(events, 'tool-0-1')).toBeLessThanOrEqual(sentAt(events, 'turn-1'))
+    // Everything before the edit is held before it is written.
     expect(heldAt(events, 'turn-1')).toBeLessThan(at('write'))
     // The edit's result is held before the last turn is asked for.
     expect(heldAt(events, 'tool-1-0')).toBeLessThan(at('model 2 asked'))
