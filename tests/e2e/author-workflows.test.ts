@@ -222,7 +222,7 @@ describe('an author in the browser', () => {
     const retry = failed.getByRole('button', { name: 'Retry' })
     await retry.waitFor()
     const taskId = await failed.getAttribute('data-task-id')
-    await page.waitForTimeout(1000)
+    await studio.panelLoaded()
     expect(await page.locator(`[data-testid="metablog-resume-task"][data-task-id="${taskId}"]`).count()).toBe(0)
     await failed.scrollIntoViewIfNeeded()
     await studio.shot('3-resume-from-error-card')

@@ -52,6 +52,14 @@ export async function startStudio() {
       if (!(await panel.isVisible())) await page.getByRole('button', { name: 'Open MetaBlog assistant' }).click()
       await panel.waitFor()
     },
+    /**
+     * Until the open panel has loaded what its start loads: the model's status, then the resumable
+     * tasks (the header's model leaves "Connecting…" only after both), so a check that a task is
+     * not offered twice looks at the list as loaded, not at an empty one.
+     */
+    async panelLoaded() {
+      await page.locator('[data-testid="metablog-model"]:not([data-state="loading"])').waitFor({ timeout: 15_000 })
+    },
     /** Opens the panel and sends a request as the author types it. */
     async ask(text: string) {
       await this.openPanel()

@@ -3,7 +3,7 @@ import fs from 'node:fs/promises'
 import path from 'node:path'
 import type { Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { screenshot } from '../helpers/browser.js'
+import { framesDrawn, screenshot } from '../helpers/browser.js'
 import { startStudio, type Studio } from './harness.js'
 
 let studio: Studio
@@ -138,7 +138,7 @@ describe('the panel in the browser', () => {
     expect(await buttonBottom()).toBeLessThanOrEqual(await footerTop())
     // Scrolled back to the card's top (to read what it changes), the buttons still show above the footer.
     await card.evaluate((element) => element.scrollIntoView({ block: 'start' }))
-    await page.waitForTimeout(200)
+    await framesDrawn(page)
     expect(await buttonBottom()).toBeLessThanOrEqual(await footerTop())
     await studio.shot('13-edit-mode-buttons')
     await card.getByRole('button', { name: 'Cancel', exact: true }).click()
@@ -197,7 +197,7 @@ describe('the panel in the browser', () => {
     await studio.openPanel()
     const failed = await page.getByTestId('metablog-error').filter({ hasText: 'Could not reach the model' }).last().getAttribute('data-task-id')
     expect(failed).toBeTruthy()
-    await page.waitForTimeout(1500)
+    await studio.panelLoaded()
     expect(await page.locator(`[data-testid="metablog-resume-task"][data-task-id="${failed}"]`).count()).toBe(0)
     await studio.shot('13-unreachable-one-card')
   })
