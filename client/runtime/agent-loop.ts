@@ -161,6 +161,9 @@ export async function runAgentLoop(context: SkillContext, options: AgentLoopOpti
   // The last record's save. It overlaps the next model request and the reads after it (the author
   // waits for the model, not the disk), and is awaited before any write starts and before the loop ends.
   const saves: SaveChain = { saved: context.recorded('shape') ? Promise.resolve() : context.record('shape', shape) }
+  // The save that carried the previous turn: the loop runs at most a turn ahead of what is saved, so a
+  // stalled server costs at most one paid turn again if the tab then goes away.
+  let previousTurnSaved: Promise<void> = Promise.resolve()
   for (let step = 0; !done(step); step++) {
     context.progress(step === 0 ? 'Thinking…' : `Step ${step + 1} of at most ${options.maxSteps}`)
     let turn = context.recorded<ModelTurn>(`turn-${step}`)
@@ -177,7 +180,8 @@ export async function runAgentLoop(context: SkillContext, options: AgentLoopOpti
       // Not waited for: read tools run while it is sent (a write waits for it, in runToolCalls). The
       // saves go one at a time, each with every record so far, so a resume never sees this turn
       // without the results it was asked with, even when their save has not landed yet.
-      saves.saved = context.record(`turn-${step}`, turn)
+      await previousTurnSaved
+      saves.saved = previousTurnSaved = context.record(`turn-${step}`, turn)
     }
     messages.push(assistantMessage(turn))
     if (turn.toolCalls.length === 0) {

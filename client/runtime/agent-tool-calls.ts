@@ -5,7 +5,7 @@ import { executeToolCall, toolSet, type Tool, type ToolContext, type ToolOutcome
 import { pagePath } from './page-path'
 import type { ModelToolCall, SkillContext } from './types'
 
-/** The loop's last checkpoint save: what a write, or the next turn's answer, waits for. */
+/** The loop's last checkpoint save: what a write, and the loop's end, wait for. */
 export interface SaveChain {
   saved: Promise<void>
 }
@@ -23,29 +23,34 @@ function outcomeText(outcome: ToolOutcome): string {
   return JSON.stringify(outcome.ok ? outcome.result : { error: outcome.error })
 }
 
-/** A read's result at least this long goes to the model once; the pointer that replaces a repeat is ~120 characters. */
+/** A read's result at least this long goes to the model once; the note that replaces a repeat is about 200 characters. */
 const REPEAT_MIN_CHARS = 300
 
 /**
- * The text each tool result is sent to the model as, for one request's loop. A read whose result is
- * exactly one an earlier read in the same loop returned (an unchanged page read again, the same
- * search) is sent as a pointer to that earlier result, which is still in the request: compaction only
- * ever summarises earlier requests. A long loop then does not resend, and pay for, the same page at
- * every step, and the request the author waits on stays small. The same calls give the same texts,
- * so a resumed loop sends what the interrupted one did.
+ * The text each tool result is sent to the model as, for one request's loop. A read that returns
+ * exactly what the previous call of the same tool with the same arguments returned (an unchanged page
+ * read again, the same search) is sent as a note saying so. That earlier result is still in the
+ * request: compaction only ever summarises earlier requests. The note names the call by its tool and
+ * arguments, which the model sees in every protocol, not by an id (some providers reuse `call_0` every
+ * turn, and the text protocol shows none). A long loop then does not resend, and pay for, the same page
+ * at every step. The same calls give the same texts, so a resumed loop sends what the interrupted one did.
  */
 export function toolResultTexts(tools: readonly Tool[]): (call: ModelToolCall, outcome: ToolOutcome) => string {
-  const first = new Map<string, string>()
+  const previous = new Map<string, string>()
   return (call, outcome) => {
     const text = outcomeText(outcome)
-    if (!outcome.ok || text.length < REPEAT_MIN_CHARS || !isRead(tools, call.name)) return text
-    const key = `${call.name}\n${text}`
-    const earlier = first.get(key)
-    if (earlier === undefined) {
-      first.set(key, call.id)
+    if (!outcome.ok || text.length < REPEAT_MIN_CHARS || !isRead(tools, call.name) || !call.arguments) return text
+    const key = `${call.name}\n${JSON.stringify(call.arguments)}`
+    if (previous.get(key) !== text) {
+      previous.set(key, text)
       return text
     }
-    return JSON.stringify({ sameAs: earlier, note: `Identical to the result of your call ${earlier} above, which is still in this conversation.` })
+    return JSON.stringify({
+      unchanged: true,
+      tool: call.name,
+      arguments: call.arguments,
+      note: `Identical to what your previous ${call.name} call with these arguments returned; that result is above in full.`,
+    })
   }
 }
 
@@ -116,7 +121,7 @@ export async function runToolCalls(context: SkillContext, calls: readonly ModelT
       await chain.saved
       const outcome = (outcomes[index] = await runCall(context, turn, offeredSet, calls[index]!))
       context.signal.throwIfAborted()
-      // A write's result is saved before anything else happens; reads' only before the next turn is acted on.
+      // A write's result is saved before anything else happens; reads' go with the next save.
       await (chain.saved = context.record(idOf(index), outcome))
       index++
     }

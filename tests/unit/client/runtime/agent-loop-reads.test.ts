@@ -141,7 +141,7 @@ describe('agent loop reads', () => {
     expect(ids).toContain('tool-0-0')
     expect(ids).not.toContain('tool-0-1')
   })
-  it('send a read that repeats an earlier one in the loop as a pointer to it, and a changed page whole', async () => {
+  it('send a read that repeats the previous same call as a note saying so, and a changed page whole', async () => {
     const { runtime, requests, pages } = setUp([
       { toolCalls: [call('c1', 'read_page', { path: PAGE }), call('c2', 'search_pages', { query: 'bravo' })] },
       { toolCalls: [call('c3', 'read_page', { path: PAGE }), call('c4', 'read_page', { path: OTHER })] },
@@ -156,17 +156,35 @@ describe('agent loop reads', () => {
     expect((await runtime.processInput('read a twice, then change it', { currentFile: PAGE }))?.outcome).toBe('COMPLETED')
     const results = new Map(requests.at(-1)!.messages.filter((message) => message.role === 'tool').map((message) => [message.tool_call_id, JSON.parse(message.content)]))
     expect(results.get('c1')).toMatchObject({ path: PAGE, content: first })
-    // The same page, unchanged: a pointer to the first read, which the request still holds.
-    expect(results.get('c3')).toEqual({ sameAs: 'c1', note: expect.stringContaining('c1') })
+    // The same page, unchanged: a note naming the call by its tool and arguments; the request still holds the first read.
+    expect(results.get('c3')).toEqual({ unchanged: true, tool: 'read_page', arguments: { path: PAGE }, note: expect.stringContaining('previous read_page call') })
     // Another page's result is its own, and a short result (the search) is sent as it is.
     expect(results.get('c4')).toMatchObject({ path: OTHER, content: pages[OTHER] })
     expect(results.get('c2')).toEqual([{ path: OTHER, title: 'B', snippet: 'Bravo.' }])
     // After the edit the page reads differently, so it goes whole again.
     expect(results.get('c6')).toMatchObject({ path: PAGE, content: pages[PAGE] })
     expect(pages[PAGE]).toContain('Beta.')
-    // Every later request still carries the read the pointer names, whole.
+    // Every later request still carries the read the note refers to, whole.
     for (const request of requests.slice(2)) {
       expect(JSON.parse(request.messages.find((message) => message.tool_call_id === 'c1')!.content)).toMatchObject({ content: first })
     }
+  })
+  it('name a repeated read by its tool and arguments, so a provider that reuses call ids does not confuse it', async () => {
+    // Some servers number calls per turn (`call_0` every time); the text protocol shows no id at all.
+    const { runtime, requests, pages } = setUp([
+      { toolCalls: [call('call_0', 'read_page', { path: PAGE })] },
+      { toolCalls: [call('call_0', 'read_page', { path: OTHER })] },
+      { toolCalls: [call('call_0', 'read_page', { path: PAGE })] },
+      { text: ['Done.'] },
+    ])
+    const long = ' A sentence long enough to be worth sending once.'.repeat(8)
+    pages[PAGE] = `# A\n\nAlpha.${long}\n`
+    pages[OTHER] = `# B\n\nBravo.${long}\n`
+    expect((await runtime.processInput('read a, b, then a again', { currentFile: PAGE }))?.outcome).toBe('COMPLETED')
+    const results = requests.at(-1)!.messages.filter((message) => message.role === 'tool').map((message) => JSON.parse(message.content))
+    expect(results[0]).toMatchObject({ path: PAGE, content: pages[PAGE] })
+    expect(results[1]).toMatchObject({ path: OTHER, content: pages[OTHER] })
+    expect(results[2]).toMatchObject({ unchanged: true, tool: 'read_page', arguments: { path: PAGE } })
+    expect(JSON.stringify(results[2])).not.toContain('call_0')
   })
 })

@@ -27,7 +27,7 @@ const turns: FakeReply[] = [
   { text: ['Done.'] },
 ]
 
-function setUp() {
+function setUp(script: FakeReply[] = turns) {
   const events: string[] = []
   let content = '# A\n\nAlpha.\n'
   let requests = 0
@@ -40,7 +40,7 @@ function setUp() {
           await new Promise((resolve) => setTimeout(resolve, 5))
           events.push(`model ${index} answered`)
           return (async function* () {
-            yield* streamChunks(turns[index]!, 'gpt-4o-mini', true)
+            yield* streamChunks(script[index]!, 'gpt-4o-mini', true)
           })()
         },
       },
@@ -104,5 +104,16 @@ describe('agent loop checkpoint saves', () => {
     expect(heldAt(events, 'turn-1')).toBeLessThan(at('write'))
     // The edit's result is held before the last turn is asked for.
     expect(heldAt(events, 'tool-1-0')).toBeLessThan(at('model 2 asked'))
+  })
+  it('let the loop run at most one turn ahead of what is saved', async () => {
+    const read = (id: string): FakeReply => ({ toolCalls: [{ id, name: 'read_page', arguments: JSON.stringify({ path: PAGE }) }] })
+    const { runtime, events } = setUp([read('r0'), read('r1'), read('r2'), read('r3'), { text: ['Done.'] }])
+    expect((await runtime.processInput('read a four times', { currentFile: PAGE }))?.outcome).toBe('COMPLETED')
+    const reads = events.flatMap((event, index) => (event === 'read' ? [index] : []))
+    expect(reads).toHaveLength(4)
+    // Each turn's read goes out only once the save that carried the turn before it is held…
+    for (let turn = 1; turn < 4; turn++) expect(reads[turn]).toBeGreaterThan(heldAt(events, `turn-${turn - 1}`))
+    // …not once its own save, or the save of the reads the turn was asked with, is held.
+    expect(reads.some((at, turn) => turn > 0 && at < heldAt(events, `tool-${turn - 1}-0`))).toBe(true)
   })
 })
