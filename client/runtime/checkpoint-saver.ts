@@ -47,7 +47,8 @@ const scheduler = (globalThis as { scheduler?: { postTask?(callback: () => void)
 /**
  * Resolves once the task that asked for a save has run to its end: the agent loop asks for one just
  * before it sends the model or its tools their next request, which should leave first (the save only
- * has to land before a write). Where there is no `scheduler.postTask` (Node, older browsers), at once.
+ * has to land before a write, or before the loop records the turn after next). Where there is no
+ * `scheduler.postTask` (Node, older browsers), at once.
  */
 const afterThisTask = (): Promise<void> => (scheduler?.postTask ? scheduler.postTask(() => {}) : Promise.resolve())
 
