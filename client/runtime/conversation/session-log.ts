@@ -83,7 +83,11 @@ export class SessionLog {
   /** Sends the queue's groups in order, a request at a time; a failed one stays first in line for the retry. */
   private async sendQueued(): Promise<void> {
     for (let group = this.queue[0]; group && !this.unavailable; group = this.queue[0]) {
-      if (Date.now() < this.retryAt) return
+      if (Date.now() < this.retryAt) {
+        // Too early (a flush within the wait, or a timer that fired before the clock reached it): the retry stays due.
+        this.timer ??= setTimeout(() => void this.flush(), this.retryAt - Date.now())
+        return
+      }
       const batch = batchOf(group.entries)
       // Entries written while this batch is out join the group for the next one.
       group.entries = group.entries.slice(batch.length)

@@ -77,6 +77,27 @@ describe('SessionLog', () => {
     expect(logger.entries().filter((entry) => entry.event === 'agent.error')).toHaveLength(1)
   })
 
+  it('still sends a failed batch again when something flushes during the wait, or its timer fires a moment early', async () => {
+    const { api, calls, logs } = scriptedApi()
+    const log = new SessionLog(api, createLogger({ sink: null }), 's-1')
+    say(log, 'kept')
+    await vi.advanceTimersByTimeAsync(FLUSH_DELAY_MS)
+    calls[0]!.settle(unavailable())
+    await vi.advanceTimersByTimeAsync(0)
+    // A flush inside the wait (a switch of session flushes) sends nothing, and must not cancel the retry.
+    await log.flush()
+    expect(calls).toHaveLength(1)
+    // A timer can fire before the clock reads the retry time (Node counts from the start of its loop turn).
+    vi.setSystemTime(Date.now() - 5)
+    await vi.advanceTimersByTimeAsync(RETRY_DELAY_MS)
+    expect(calls).toHaveLength(1)
+    await vi.advanceTimersByTimeAsync(5)
+    expect(calls.map((call) => call.texts)).toEqual([['kept'], ['kept']])
+    calls[1]!.settle()
+    await vi.advanceTimersByTimeAsync(0)
+    expect(logs.get('s-1')).toEqual(['kept'])
+  })
+
   it('sends a backlog in requests of at most MAX_BATCH_ENTRIES, in order', async () => {
     const { api, calls, logs } = scriptedApi()
     const log = new SessionLog(api, createLogger({ sink: null }), 's-1')
