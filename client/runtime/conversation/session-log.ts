@@ -83,11 +83,8 @@ export class SessionLog {
   /** Sends the queue's groups in order, a request at a time; a failed one stays first in line for the retry. */
   private async sendQueued(): Promise<void> {
     for (let group = this.queue[0]; group && !this.unavailable; group = this.queue[0]) {
-      if (Date.now() < this.retryAt) {
-        // Too early (a flush within the wait, or a timer that fired before the clock reached it): the retry stays due.
-        this.timer ??= setTimeout(() => void this.flush(), this.retryAt - Date.now())
-        return
-      }
+      // Too early (a flush within the wait, or a timer that fired before the clock reached it): the retry stays due.
+      if (Date.now() < this.retryAt) return this.retryLater()
       const batch = batchOf(group.entries)
       // Entries written while this batch is out join the group for the next one.
       group.entries = group.entries.slice(batch.length)
@@ -131,9 +128,14 @@ export class SessionLog {
     this.failures++
     const delay = Math.min(RETRY_DELAY_MS * 2 ** (this.failures - 1), MAX_RETRY_DELAY_MS)
     this.retryAt = Date.now() + delay
-    clearTimeout(this.timer)
-    this.timer = setTimeout(() => void this.flush(), delay)
+    this.retryLater()
     return true
+  }
+
+  /** Sends the queue again at `retryAt`. */
+  private retryLater(): void {
+    clearTimeout(this.timer)
+    this.timer = setTimeout(() => void this.flush(), Math.max(0, this.retryAt - Date.now()))
   }
 
   /** Keeps at most MAX_PENDING entries queued, the oldest going first (an emptied group is left for sendQueued). */
