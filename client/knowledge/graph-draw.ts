@@ -2,7 +2,7 @@
 // first, skipping any label that would overlap one already drawn.
 import { radiusOf, type GraphModel, type LayoutNode } from './graph-layout'
 import type { GraphPalette } from './graph-palette'
-import { pixelColor, rasterizeSegments } from './graph-raster'
+import { pixelColor, rasterizeDiscs, rasterizeSegments } from './graph-raster'
 
 export interface GraphView {
   x: number
@@ -26,6 +26,8 @@ export interface GraphScene {
   selected: ReadonlySet<LayoutNode>
   /** How many other labels to try (0 while a large layout is still moving). */
   labelBudget: number
+  /** Anti-aliased node edges where nodes are written as pixels; a moving layout's frames are gone at once, and cheaper sharp. */
+  smooth: boolean
 }
 
 const LABEL_SIZE = 13
@@ -33,7 +35,7 @@ const LABEL_HEIGHT = LABEL_SIZE + 6
 // Past this many tries the frame budget matters more than one more label.
 export const LABEL_ATTEMPTS = 400
 const DIMMED = 0.15
-// From this many edges the quiet ones are written as pixels: a stroke of them all costs twice as much.
+// From this many edges the base layer (quiet edges and nodes) is written as pixels.
 const RASTER_EDGES = 1000
 
 const widths = new Map<string, number>()
@@ -53,6 +55,8 @@ function measure(context: CanvasRenderingContext2D, text: string): number {
   return width
 }
 
+type Link = GraphModel['links'][number]
+
 /** Draws the scene; answers how many labels it drew. */
 export function drawGraph(context: CanvasRenderingContext2D, ratio: number, scene: GraphScene): number {
   const { model, view, width, height, palette, emphasis, selected } = scene
@@ -60,47 +64,26 @@ export function drawGraph(context: CanvasRenderingContext2D, ratio: number, scen
   const originY = height / 2 + view.y
   context.setTransform(ratio, 0, 0, ratio, 0, 0)
   context.clearRect(0, 0, width, height)
+
+  // An emphasis is raised: its edges and nodes are drawn over the rest, which is dimmed.
+  const raised = (link: Link) => emphasis !== null && emphasis.has(link.source) && emphasis.has(link.target)
+  const base = {
+    links: emphasis ? model.links.filter((link) => !raised(link)) : model.links,
+    nodes: emphasis ? model.nodes.filter((node) => !emphasis.has(node)) : model.nodes,
+    edgeAlpha: emphasis ? DIMMED * 0.6 : 0.45,
+    nodeAlpha: emphasis ? DIMMED : 1,
+  }
+  if (model.links.length >= RASTER_EDGES) drawPixels(context, ratio, scene, originX, originY, base)
   context.translate(originX, originY)
   context.scale(view.scale, view.scale)
-
-  // Edges: one path for the quiet ones, one for those inside the emphasis.
-  const shown = (link: GraphModel['links'][number]) => !emphasis || (emphasis.has(link.source) && emphasis.has(link.target))
   context.lineWidth = 1 / view.scale
-  context.strokeStyle = palette.edge
-  for (const bright of [false, true]) {
-    const alpha = bright ? (emphasis ? 0.9 : 0.45) : DIMMED * 0.6
-    // The first class drawn is the many quiet edges (all of them when nothing is emphasised).
-    if (model.links.length >= RASTER_EDGES && bright === !emphasis) {
-      rasterEdges(context, ratio, scene, originX, originY, (link) => shown(link) === bright, alpha)
-      continue
-    }
-    context.beginPath()
-    for (const link of model.links) {
-      if (shown(link) !== bright) continue
-      context.moveTo(link.source.x ?? 0, link.source.y ?? 0)
-      context.lineTo(link.target.x ?? 0, link.target.y ?? 0)
-    }
-    context.globalAlpha = alpha
-    context.stroke()
+  if (model.links.length < RASTER_EDGES) {
+    strokeEdges(context, base.links, palette.edge, base.edgeAlpha)
+    fillNodes(context, base.nodes, scene.colorOf, base.nodeAlpha)
   }
-
-  // Nodes, batched by colour and dimming so a 2,000-node frame is a handful of fills.
-  const batches = new Map<string, LayoutNode[]>()
-  for (const node of model.nodes) {
-    const key = `${emphasis && !emphasis.has(node) ? 1 : 0}${scene.colorOf(node)}`
-    const batch = batches.get(key)
-    if (batch) batch.push(node)
-    else batches.set(key, [node])
-  }
-  for (const [key, nodes] of batches) {
-    context.beginPath()
-    for (const node of nodes) {
-      context.moveTo((node.x ?? 0) + radiusOf(node), node.y ?? 0)
-      context.arc(node.x ?? 0, node.y ?? 0, radiusOf(node), 0, Math.PI * 2)
-    }
-    context.globalAlpha = key.startsWith('1') ? DIMMED : 1
-    context.fillStyle = key.slice(1)
-    context.fill()
+  if (emphasis) {
+    strokeEdges(context, model.links.filter(raised), palette.edge, 0.9)
+    fillNodes(context, model.nodes.filter((node) => emphasis.has(node)), scene.colorOf, 1)
   }
   context.globalAlpha = 1
   context.strokeStyle = palette.focus
@@ -113,33 +96,91 @@ export function drawGraph(context: CanvasRenderingContext2D, ratio: number, scen
   return drawLabels(context, ratio, scene, originX, originY)
 }
 
-let edgePixels: ImageData | null = null
-let edgePoints = new Float32Array(0)
+function strokeEdges(context: CanvasRenderingContext2D, links: readonly Link[], color: string, alpha: number): void {
+  context.beginPath()
+  for (const link of links) {
+    context.moveTo(link.source.x ?? 0, link.source.y ?? 0)
+    context.lineTo(link.target.x ?? 0, link.target.y ?? 0)
+  }
+  context.strokeStyle = color
+  context.globalAlpha = alpha
+  context.stroke()
+}
 
-/** Writes the chosen edges straight into the canvas's pixels (device space; it must come first, on a cleared canvas). */
-function rasterEdges(context: CanvasRenderingContext2D, ratio: number, scene: GraphScene, originX: number, originY: number, include: (link: GraphModel['links'][number]) => boolean, alpha: number): void {
+/** The nodes by colour, so a 2,000-node frame is a handful of fills. */
+function byColor(nodes: readonly LayoutNode[], colorOf: (node: LayoutNode) => string): Map<string, LayoutNode[]> {
+  const batches = new Map<string, LayoutNode[]>()
+  for (const node of nodes) {
+    const color = colorOf(node)
+    const batch = batches.get(color)
+    if (batch) batch.push(node)
+    else batches.set(color, [node])
+  }
+  return batches
+}
+
+function fillNodes(context: CanvasRenderingContext2D, nodes: readonly LayoutNode[], colorOf: (node: LayoutNode) => string, alpha: number): void {
+  context.globalAlpha = alpha
+  for (const [color, batch] of byColor(nodes, colorOf)) {
+    context.beginPath()
+    for (const node of batch) {
+      context.moveTo((node.x ?? 0) + radiusOf(node), node.y ?? 0)
+      context.arc(node.x ?? 0, node.y ?? 0, radiusOf(node), 0, Math.PI * 2)
+    }
+    context.fillStyle = color
+    context.fill()
+  }
+}
+
+let pixelBuffer: ImageData | null = null
+let points = new Float32Array(0)
+const pixelColors = new Map<string, number>()
+
+/**
+ * Writes the scene's base layer (its quiet edges, then its nodes) straight into the canvas's pixels,
+ * in device space; it must come first, on a cleared canvas. A software-rendered canvas spends more
+ * on thousands of anti-aliased arcs and one stroke of thousands of edges than the script does.
+ */
+function drawPixels(context: CanvasRenderingContext2D, ratio: number, scene: GraphScene, originX: number, originY: number, base: { links: readonly Link[]; nodes: readonly LayoutNode[]; edgeAlpha: number; nodeAlpha: number }): void {
   const { width, height } = context.canvas
   if (!width || !height) return
-  if (edgePixels?.width !== width || edgePixels.height !== height) edgePixels = context.createImageData(width, height)
-  const pixels = new Uint32Array(edgePixels.data.buffer)
+  if (pixelBuffer?.width !== width || pixelBuffer.height !== height) pixelBuffer = context.createImageData(width, height)
+  const pixels = new Uint32Array(pixelBuffer.data.buffer)
   pixels.fill(0)
-  const { links } = scene.model
-  if (edgePoints.length < links.length * 4) edgePoints = new Float32Array(links.length * 4)
   const scale = scene.view.scale * ratio
   const offsetX = originX * ratio
   const offsetY = originY * ratio
-  let count = 0
-  for (const link of links) {
-    if (!include(link)) continue
-    edgePoints[count++] = offsetX + (link.source.x ?? 0) * scale
-    edgePoints[count++] = offsetY + (link.source.y ?? 0) * scale
-    edgePoints[count++] = offsetX + (link.target.x ?? 0) * scale
-    edgePoints[count++] = offsetY + (link.target.y ?? 0) * scale
-  }
   // The canvas normalizes any CSS colour to '#rrggbb' or 'rgba(…)' once assigned.
-  context.fillStyle = scene.palette.edge
-  rasterizeSegments(pixels, width, height, edgePoints.subarray(0, count), pixelColor(String(context.fillStyle), alpha), Math.max(1, Math.round(ratio)))
-  context.putImageData(edgePixels, 0, 0)
+  const wordOf = (color: string, alpha: number) => {
+    let normalized = pixelColors.get(color)
+    if (normalized === undefined) {
+      if (pixelColors.size > 256) pixelColors.clear()
+      context.fillStyle = color
+      pixelColors.set(color, (normalized = pixelColor(String(context.fillStyle), 1)))
+    }
+    return ((Math.round(((normalized >>> 24) / 255) * alpha * 255) << 24) | (normalized & 0xffffff)) >>> 0
+  }
+
+  if (points.length < Math.max(base.links.length * 4, base.nodes.length * 3)) points = new Float32Array(Math.max(base.links.length * 4, base.nodes.length * 3))
+  let count = 0
+  for (const link of base.links) {
+    points[count++] = offsetX + (link.source.x ?? 0) * scale
+    points[count++] = offsetY + (link.source.y ?? 0) * scale
+    points[count++] = offsetX + (link.target.x ?? 0) * scale
+    points[count++] = offsetY + (link.target.y ?? 0) * scale
+  }
+  rasterizeSegments(pixels, width, height, points.subarray(0, count), wordOf(scene.palette.edge, base.edgeAlpha), Math.max(1, Math.round(ratio)))
+
+  for (const [color, batch] of byColor(base.nodes, scene.colorOf)) {
+    count = 0
+    for (const node of batch) {
+      points[count++] = offsetX + (node.x ?? 0) * scale
+      points[count++] = offsetY + (node.y ?? 0) * scale
+      points[count++] = radiusOf(node) * scale
+    }
+    rasterizeDiscs(pixels, width, height, points.subarray(0, count), wordOf(color, base.nodeAlpha), scene.smooth)
+  }
+  context.putImageData(pixelBuffer, 0, 0)
 }
 
 export interface LabelBox {

@@ -41,22 +41,32 @@ describe('the graph page with over 1,000 links', () => {
       const canvas = document.querySelector('.metablog-graph canvas') as HTMLCanvasElement | null
       return canvas?.dataset.nodes === String(count) && canvas.dataset.layout === 'settled'
     }, graph.nodes.length, { timeout: 90_000 })
-    // Edges: pixels of the theme's edge colour at the quiet edges' 45% opacity.
-    const edgePixels = await page.evaluate(() => {
+    // Edges: pixels of the theme's edge colour at the quiet edges' 45% opacity. Nodes: pixels of the
+    // first group's colour, solid inside and, once settled, anti-aliased at the rim.
+    const drawn = await page.evaluate(() => {
       const canvas = document.querySelector('.metablog-graph canvas') as HTMLCanvasElement
       const probe = document.createElement('canvas').getContext('2d')!
-      probe.fillStyle = getComputedStyle(canvas).getPropertyValue('--vp-c-text-3').trim()
-      probe.fillRect(0, 0, 1, 1)
-      const [red, green, blue] = probe.getImageData(0, 0, 1, 1).data
-      const pixels = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height).data
-      let count = 0
-      for (let index = 0; index < pixels.length; index += 4) {
-        const near = Math.abs(pixels[index]! - red!) + Math.abs(pixels[index + 1]! - green!) + Math.abs(pixels[index + 2]! - blue!) < 12
-        if (near && Math.abs(pixels[index + 3]! - 115) <= 3) count++
+      const rgb = (variable: string) => {
+        probe.fillStyle = getComputedStyle(canvas).getPropertyValue(variable).trim()
+        probe.fillRect(0, 0, 1, 1)
+        return [...probe.getImageData(0, 0, 1, 1).data].slice(0, 3)
       }
-      return count
+      const edge = rgb('--vp-c-text-3')
+      const group = rgb('--vp-c-indigo-1')
+      const pixels = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height).data
+      const counts = { edges: 0, solid: 0, rim: 0 }
+      for (let index = 0; index < pixels.length; index += 4) {
+        const near = (color: number[], within: number) => Math.abs(pixels[index]! - color[0]!) + Math.abs(pixels[index + 1]! - color[1]!) + Math.abs(pixels[index + 2]! - color[2]!) < within
+        const alpha = pixels[index + 3]!
+        if (near(edge, 12) && Math.abs(alpha - 115) <= 3) counts.edges++
+        if (near(group, 6) && alpha === 255) counts.solid++
+        if (near(group, 24) && alpha > 0 && alpha < 250) counts.rim++
+      }
+      return counts
     })
-    expect(edgePixels).toBeGreaterThan(20_000)
+    expect(drawn.edges).toBeGreaterThan(20_000)
+    expect(drawn.solid).toBeGreaterThan(500)
+    expect(drawn.rim).toBeGreaterThan(300)
     await screenshot(page, 'graph-large')
 
     // The most-linked page: found by search, centred, then hovered with its neighbours.
