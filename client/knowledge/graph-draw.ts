@@ -134,7 +134,7 @@ function fillNodes(context: CanvasRenderingContext2D, nodes: readonly LayoutNode
 
 let pixelBuffer: ImageData | null = null
 let points = new Float32Array(0)
-const pixelColors = new Map<string, number>()
+const normalizedColors = new Map<string, string>()
 
 /**
  * Writes the scene's base layer (its quiet edges, then its nodes) straight into the canvas's pixels,
@@ -152,13 +152,13 @@ function drawPixels(context: CanvasRenderingContext2D, ratio: number, scene: Gra
   const offsetY = originY * ratio
   // The canvas normalizes any CSS colour to '#rrggbb' or 'rgba(…)' once assigned.
   const wordOf = (color: string, alpha: number) => {
-    let normalized = pixelColors.get(color)
+    let normalized = normalizedColors.get(color)
     if (normalized === undefined) {
-      if (pixelColors.size > 256) pixelColors.clear()
+      if (normalizedColors.size > 256) normalizedColors.clear()
       context.fillStyle = color
-      pixelColors.set(color, (normalized = pixelColor(String(context.fillStyle), 1)))
+      normalizedColors.set(color, (normalized = String(context.fillStyle)))
     }
-    return ((Math.round(((normalized >>> 24) / 255) * alpha * 255) << 24) | (normalized & 0xffffff)) >>> 0
+    return pixelColor(normalized, alpha)
   }
 
   if (points.length < Math.max(base.links.length * 4, base.nodes.length * 3)) points = new Float32Array(Math.max(base.links.length * 4, base.nodes.length * 3))
