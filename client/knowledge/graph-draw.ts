@@ -73,11 +73,12 @@ export function drawGraph(context: CanvasRenderingContext2D, ratio: number, scen
     edgeAlpha: emphasis ? DIMMED * 0.6 : 0.45,
     nodeAlpha: emphasis ? DIMMED : 1,
   }
-  if (model.links.length >= RASTER_EDGES) drawPixels(context, ratio, scene, originX, originY, base)
   context.translate(originX, originY)
   context.scale(view.scale, view.scale)
   context.lineWidth = 1 / view.scale
-  if (model.links.length < RASTER_EDGES) {
+  // Pixels are written in device space; putImageData ignores the transform.
+  if (model.links.length >= RASTER_EDGES) drawPixels(context, ratio, scene, originX, originY, base)
+  else {
     strokeEdges(context, base.links, palette.edge, base.edgeAlpha)
     fillNodes(context, base.nodes, scene.colorOf, base.nodeAlpha)
   }
