@@ -1,8 +1,9 @@
 // Paints the graph: edges, nodes in their group colours, then labels in screen space, most-linked
 // first, skipping any label that would overlap one already drawn.
+import type { BaseFrame, BaseGraph } from './graph-base-layer'
 import { radiusOf, type GraphModel, type LayoutNode } from './graph-layout'
 import type { GraphPalette } from './graph-palette'
-import { pixelColor, rasterizeDiscs, rasterizeSegments } from './graph-raster'
+import { pixelColor } from './graph-raster'
 
 export interface GraphView {
   x: number
@@ -30,12 +31,14 @@ export interface GraphScene {
   smooth: boolean
 }
 
+/** From this many edges a graph's base layer (quiet edges and nodes) is painted as pixels, off the main thread. */
+export const paintsPixels = (model: GraphModel) => model.links.length >= RASTER_EDGES
+
 const LABEL_SIZE = 13
 const LABEL_HEIGHT = LABEL_SIZE + 6
 // Past this many tries the frame budget matters more than one more label.
 export const LABEL_ATTEMPTS = 400
 const DIMMED = 0.15
-// From this many edges the base layer (quiet edges and nodes) is written as pixels.
 const RASTER_EDGES = 1000
 
 const widths = new Map<string, number>()
@@ -57,30 +60,31 @@ function measure(context: CanvasRenderingContext2D, text: string): number {
 
 type Link = GraphModel['links'][number]
 
-/** Draws the scene; answers how many labels it drew. */
-export function drawGraph(context: CanvasRenderingContext2D, ratio: number, scene: GraphScene): number {
+/** The opacity of what an emphasis dims (or of everything, without one). */
+const baseAlpha = (emphasis: GraphScene['emphasis']) => ({ edge: emphasis ? DIMMED * 0.6 : 0.45, node: emphasis ? DIMMED : 1 })
+
+/**
+ * Draws the scene; answers how many labels it drew. `base` is its base layer painted as pixels (see
+ * `paintsPixels`); without it the canvas strokes and fills that layer itself.
+ */
+export function drawGraph(context: CanvasRenderingContext2D, ratio: number, scene: GraphScene, base: ImageData | null = null): number {
   const { model, view, width, height, palette, emphasis, selected } = scene
   const originX = width / 2 + view.x
   const originY = height / 2 + view.y
   context.setTransform(ratio, 0, 0, ratio, 0, 0)
   context.clearRect(0, 0, width, height)
-
-  // An emphasis is raised: its edges and nodes are drawn over the rest, which is dimmed.
-  const raised = (link: Link) => emphasis !== null && emphasis.has(link.source) && emphasis.has(link.target)
-  const base = {
-    links: emphasis ? model.links.filter((link) => !raised(link)) : model.links,
-    nodes: emphasis ? model.nodes.filter((node) => !emphasis.has(node)) : model.nodes,
-    edgeAlpha: emphasis ? DIMMED * 0.6 : 0.45,
-    nodeAlpha: emphasis ? DIMMED : 1,
-  }
+  // Pixels are in device space; putImageData ignores the transform.
+  if (base) context.putImageData(base, 0, 0)
   context.translate(originX, originY)
   context.scale(view.scale, view.scale)
   context.lineWidth = 1 / view.scale
-  // Pixels are written in device space; putImageData ignores the transform.
-  if (model.links.length >= RASTER_EDGES) drawPixels(context, ratio, scene, originX, originY, base)
-  else {
-    strokeEdges(context, base.links, palette.edge, base.edgeAlpha)
-    fillNodes(context, base.nodes, scene.colorOf, base.nodeAlpha)
+
+  // An emphasis is raised: its edges and nodes are drawn over the rest, which is dimmed.
+  const raised = (link: Link) => emphasis !== null && emphasis.has(link.source) && emphasis.has(link.target)
+  if (!base) {
+    const alpha = baseAlpha(emphasis)
+    strokeEdges(context, emphasis ? model.links.filter((link) => !raised(link)) : model.links, palette.edge, alpha.edge)
+    fillNodes(context, emphasis ? model.nodes.filter((node) => !emphasis.has(node)) : model.nodes, scene.colorOf, alpha.node)
   }
   if (emphasis) {
     strokeEdges(context, model.links.filter(raised), palette.edge, 0.9)
@@ -133,55 +137,58 @@ function fillNodes(context: CanvasRenderingContext2D, nodes: readonly LayoutNode
   }
 }
 
-let pixelBuffer: ImageData | null = null
-let points = new Float32Array(0)
+/** What a graph's base layer keeps while it is laid out: its links by node index, its nodes' radii. */
+export function baseGraphOf(model: GraphModel): BaseGraph {
+  const indices = new Map(model.nodes.map((node, index) => [node, index]))
+  const links = new Uint32Array(model.links.length * 2)
+  model.links.forEach((link, index) => {
+    links[index * 2] = indices.get(link.source)!
+    links[index * 2 + 1] = indices.get(link.target)!
+  })
+  return { links, radii: Float32Array.from(model.nodes, radiusOf) }
+}
+
 const normalizedColors = new Map<string, string>()
 
-/**
- * Writes the scene's base layer (its quiet edges, then its nodes) straight into the canvas's pixels,
- * in device space; it must come first, on a cleared canvas. A software-rendered canvas spends more
- * on thousands of anti-aliased arcs and one stroke of thousands of edges than the script does.
- */
-function drawPixels(context: CanvasRenderingContext2D, ratio: number, scene: GraphScene, originX: number, originY: number, base: { links: readonly Link[]; nodes: readonly LayoutNode[]; edgeAlpha: number; nodeAlpha: number }): void {
-  const { width, height } = context.canvas
-  if (!width || !height) return
-  if (pixelBuffer?.width !== width || pixelBuffer.height !== height) pixelBuffer = context.createImageData(width, height)
-  const pixels = new Uint32Array(pixelBuffer.data.buffer)
-  pixels.fill(0)
-  const scale = scene.view.scale * ratio
-  const offsetX = originX * ratio
-  const offsetY = originY * ratio
-  // The canvas normalizes any CSS colour to '#rrggbb' or 'rgba(…)' once assigned.
-  const wordOf = (color: string, alpha: number) => {
-    let normalized = normalizedColors.get(color)
-    if (normalized === undefined) {
-      if (normalizedColors.size > 256) normalizedColors.clear()
-      context.fillStyle = color
-      normalizedColors.set(color, (normalized = String(context.fillStyle)))
-    }
-    return pixelColor(normalized, alpha)
+/** A CSS colour at `alpha` as an ImageData word; the canvas normalizes the colour ('#rrggbb' or 'rgba(…)') once assigned. */
+function wordOf(context: CanvasRenderingContext2D, color: string, alpha: number): number {
+  let normalized = normalizedColors.get(color)
+  if (normalized === undefined) {
+    if (normalizedColors.size > 256) normalizedColors.clear()
+    context.fillStyle = color
+    normalizedColors.set(color, (normalized = String(context.fillStyle)))
   }
+  return pixelColor(normalized, alpha)
+}
 
-  if (points.length < Math.max(base.links.length * 4, base.nodes.length * 3)) points = new Float32Array(Math.max(base.links.length * 4, base.nodes.length * 3))
-  let count = 0
-  for (const link of base.links) {
-    points[count++] = offsetX + (link.source.x ?? 0) * scale
-    points[count++] = offsetY + (link.source.y ?? 0) * scale
-    points[count++] = offsetX + (link.target.x ?? 0) * scale
-    points[count++] = offsetY + (link.target.y ?? 0) * scale
+/** The scene's base layer (what its emphasis leaves dimmed, or all of it), for the painter, in the canvas's device pixels. */
+export function baseFrameOf(context: CanvasRenderingContext2D, ratio: number, scene: GraphScene): BaseFrame {
+  const { model, view, emphasis } = scene
+  const alpha = baseAlpha(emphasis)
+  const positions = new Float32Array(model.nodes.length * 2)
+  const colors = new Uint32Array(model.nodes.length)
+  const words = new Map<string, number>()
+  model.nodes.forEach((node, index) => {
+    positions[index * 2] = node.x ?? 0
+    positions[index * 2 + 1] = node.y ?? 0
+    if (emphasis?.has(node)) return
+    const color = scene.colorOf(node)
+    let word = words.get(color)
+    if (word === undefined) words.set(color, (word = wordOf(context, color, alpha.node)))
+    colors[index] = word
+  })
+  return {
+    width: context.canvas.width,
+    height: context.canvas.height,
+    positions,
+    scale: view.scale * ratio,
+    offsetX: (scene.width / 2 + view.x) * ratio,
+    offsetY: (scene.height / 2 + view.y) * ratio,
+    colors,
+    edgeColor: wordOf(context, scene.palette.edge, alpha.edge),
+    thickness: Math.max(1, Math.round(ratio)),
+    smooth: scene.smooth,
   }
-  rasterizeSegments(pixels, width, height, points.subarray(0, count), wordOf(scene.palette.edge, base.edgeAlpha), Math.max(1, Math.round(ratio)))
-
-  for (const [color, batch] of byColor(base.nodes, scene.colorOf)) {
-    count = 0
-    for (const node of batch) {
-      points[count++] = offsetX + (node.x ?? 0) * scale
-      points[count++] = offsetY + (node.y ?? 0) * scale
-      points[count++] = radiusOf(node) * scale
-    }
-    rasterizeDiscs(pixels, width, height, points.subarray(0, count), wordOf(color, base.nodeAlpha), scene.smooth)
-  }
-  context.putImageData(pixelBuffer, 0, 0)
 }
 
 export interface LabelBox {

@@ -1,7 +1,8 @@
 // The /graph page at 2,000 pages (GRAPH_BENCH_PAGES=5000 for the big one) in real Chromium: it waits
 // until the canvas holds every page of the graph, then counts the frames in which the canvas was
 // actually drawn while the force layout runs, the main-thread tasks over 50 ms after the graph's data
-// arrived, and the time to the first drawn graph.
+// arrived, and the time to the first drawn graph; and, from a trace, the CPU each frame costs the main
+// thread and each worker.
 import fs from 'node:fs/promises'
 import path from 'node:path'
 import { launchBrowser } from '../helpers/browser.js'
@@ -104,8 +105,8 @@ interface Task {
   cpu: number
 }
 
-/** The top-level tasks of the page's main thread and of its workers (the layout's), from a Chromium trace, in the page's clock. */
-function tracedTasks(buffer: Buffer): { main: Task[]; workers: Task[] } {
+/** The top-level tasks of the page's main thread and of each of its workers (the layout's, the painter's), from a Chromium trace, in the page's clock. */
+function tracedTasks(buffer: Buffer): { main: Task[]; workers: Task[][] } {
   type Event = { name: string; ph: string; pid: number; tid: number; ts: number; dur?: number; tdur?: number; args?: { name?: string; data?: { documentLoaderURL?: string } } }
   const { traceEvents } = JSON.parse(buffer.toString()) as { traceEvents: Event[] }
   // The page's performance.now() counts from its navigationStart, marked on its main thread.
@@ -114,10 +115,10 @@ function tracedTasks(buffer: Buffer): { main: Task[]; workers: Task[] } {
   const workerThreads = new Set(traceEvents.filter((event) => event.ph === 'M' && event.pid === navigation.pid && event.args?.name === 'DedicatedWorker thread').map((event) => event.tid))
   const tasks = traceEvents.filter((event) => event.ph === 'X' && event.name === 'ThreadControllerImpl::RunTask' && event.pid === navigation.pid)
   const toTask = (event: Event): Task => ({ start: (event.ts - navigation.ts) / 1000, wall: (event.dur ?? 0) / 1000, cpu: (event.tdur ?? 0) / 1000 })
-  return { main: tasks.filter((event) => event.tid === navigation.tid).map(toTask), workers: tasks.filter((event) => workerThreads.has(event.tid)).map(toTask) }
+  return { main: tasks.filter((event) => event.tid === navigation.tid).map(toTask), workers: [...workerThreads].map((thread) => tasks.filter((event) => event.tid === thread).map(toTask)) }
 }
 
-function report({ draws, longTasks, arrived }: Measured, nodes: number, label: string, { main: tasks, workers }: { main: Task[]; workers: Task[] }): void {
+function report({ draws, longTasks, arrived }: Measured, nodes: number, label: string, { main: tasks, workers }: { main: Task[]; workers: Task[][] }): void {
   const full = draws.filter((draw) => draw.nodes === nodes)
   const first = full[0]!
   // While the layout runs: from the first drawn whole graph to the last draw of a moving layout.
@@ -143,7 +144,10 @@ function report({ draws, longTasks, arrived }: Measured, nodes: number, label: s
   const wall = during.reduce((sum, task) => sum + task.wall, 0)
   const heaviest = after.reduce((top, task) => (task.cpu > top.cpu ? task : top), after[0]!)
   console.log(`  main-thread CPU while the layout runs: ${(cpu / Math.max(1, frames)).toFixed(1)} ms per drawn frame (${cpu.toFixed(0)} ms CPU in ${wall.toFixed(0)} ms of tasks, ${(wall / Math.max(1, cpu)).toFixed(1)}× stretched by the machine's load)`)
-  const layout = workers.filter((task) => task.start + task.wall > first.time && task.start < end).reduce((sum, task) => sum + task.cpu, 0)
-  console.log(`  layout worker CPU while the layout runs: ${(layout / Math.max(1, frames)).toFixed(1)} ms per drawn frame`)
+  const perWorker = workers
+    .map((thread) => thread.filter((task) => task.start + task.wall > first.time && task.start < end).reduce((sum, task) => sum + task.cpu, 0) / Math.max(1, frames))
+    .filter((perFrame) => perFrame > 0.05)
+    .sort((a, b) => b - a)
+  console.log(`  worker CPU while the layout runs (the layout's, the painter's): ${perWorker.map((perFrame) => perFrame.toFixed(1)).join(', ') || 'none'} ms per drawn frame`)
   console.log(`  most CPU in one main-thread task after the data arrived: ${heaviest.cpu.toFixed(0)} ms (it took ${heaviest.wall.toFixed(0)} ms)`)
 }

@@ -83,7 +83,8 @@ describe('the graph page with over 1,000 links', () => {
     const tooltip = page.getByRole('tooltip')
     await tooltip.waitFor({ timeout: 10_000 })
     expect(await tooltip.textContent()).toBe(hub.title)
-    expect(Number(await page.locator('.metablog-graph canvas').getAttribute('data-highlighted'))).toBeGreaterThan(2)
+    // The dimmed base layer comes back from the painting worker, then the neighbourhood is drawn over it.
+    await page.waitForFunction(() => Number((document.querySelector('.metablog-graph canvas') as HTMLCanvasElement).dataset.highlighted) > 2, null, { timeout: 10_000 })
     await screenshot(page, 'graph-large-hover')
     expect(pageErrors).toEqual([])
   }, 180_000)
