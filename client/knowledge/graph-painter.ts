@@ -2,7 +2,7 @@
 // thread: one frame in flight at a time, and of the frames asked for meanwhile only the latest is
 // painted next. Where workers are missing (or the worker fails) frames are painted here.
 import { paintBase, type BaseFrame, type BaseGraph } from './graph-base-layer'
-import type { PaintRequest, PaintResult } from './graph-paint-worker'
+import type { PaintRequest, PaintResult } from './graph-paint'
 
 export interface BasePainter {
   /** The graph the next frames are of (the worker starts here, before the first frame); a frame still waiting for an older graph is dropped. */
@@ -55,7 +55,9 @@ export function createBasePainter(): BasePainter {
   }
 
   function startWorker(): Worker {
-    const started = new Worker(new URL('./graph-paint-worker.ts', import.meta.url), { type: 'module' })
+    // The layout's script, in an instance of its own; named apart from `new Worker(…)` (see graph-runner.ts).
+    const url = new URL('./graph-worker.ts', import.meta.url)
+    const started = new Worker(url, { type: 'module' })
     started.onmessage = (event: MessageEvent<PaintResult>) => {
       const { buffer, width, height } = event.data
       if (running) finished(running, new ImageData(new Uint8ClampedArray(buffer), width, height))

@@ -65,7 +65,7 @@ export function createGraphRunner(initial: GraphResponse, onFrame: (alpha: numbe
         onFrame(0)
         return model
       }
-      worker ??= new Worker(new URL('./graph-worker.ts', import.meta.url), { type: 'module' })
+      worker ??= new Worker(workerUrl(), { type: 'module' })
       worker.onmessage = (event: MessageEvent<LayoutFrame>) => {
         const { positions, alpha: left } = event.data
         if (event.data.run !== runs || positions.length !== model.nodes.length * 2) return
@@ -109,4 +109,12 @@ function encodeModel(model: GraphModel): { links: Uint32Array; positions: Float3
     positions[index * 2 + 1] = node.y ?? NaN
   })
   return { links, positions }
+}
+
+/**
+ * The layout worker's URL, named apart from `new Worker(…)`: bundlers take it for an asset and copy it
+ * as it is (build:plugin bundles it, see build/bundle-workers.mjs) instead of bundling it again.
+ */
+function workerUrl(): URL {
+  return new URL('./graph-worker.ts', import.meta.url)
 }

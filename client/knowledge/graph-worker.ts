@@ -1,8 +1,12 @@
-// Runs the force layout off the main thread, so a 2,000-page graph pans and paints smoothly. It
-// speaks typed arrays only (no page paths or titles cross over), and it works out the next frame while
-// the page draws the last one, then waits for the page to ask for it: one frame ahead, never more, so
-// a tick and a draw share a display frame instead of taking one each.
+// One script for the graph page's two workers: the layout's and, for a large graph, the painter's
+// (see graph-paint.ts), each its own instance. One file, so a blog's build copies one asset.
+//
+// The layout runs off the main thread, so a 2,000-page graph pans and paints smoothly. It speaks
+// typed arrays only (no page paths or titles cross over), and it works out the next frame while the
+// page draws the last one, then waits for the page to ask for it: one frame ahead, never more, so a
+// tick and a draw share a display frame instead of taking one each.
 import { createSimulation, type PlacedNode } from './graph-layout'
+import { paint, type PaintRequest } from './graph-paint'
 
 /** A new layout: `links` holds node indices in pairs; `positions` x, y per node, NaN where unplaced. */
 export interface LayoutStart {
@@ -88,7 +92,12 @@ function next(run: number): void {
   })
 }
 
-self.onmessage = (event: MessageEvent<LayoutRequest>) => {
-  if (event.data.type === 'start') start(event.data)
-  else next(event.data.run)
+self.onmessage = (event: MessageEvent<LayoutRequest | PaintRequest>) => {
+  const request = event.data
+  if (request.type === 'start') start(request)
+  else if (request.type === 'next') next(request.run)
+  else {
+    const painted = paint(request)
+    if (painted) self.postMessage(painted, { transfer: [painted.buffer] })
+  }
 }

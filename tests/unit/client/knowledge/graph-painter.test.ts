@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { BaseFrame, BaseGraph } from '../../../../client/knowledge/graph-base-layer'
 import { createBasePainter } from '../../../../client/knowledge/graph-painter'
-import type { PaintRequest, PaintResult } from '../../../../client/knowledge/graph-paint-worker'
+import type { PaintRequest, PaintResult } from '../../../../client/knowledge/graph-paint'
 
 /** The browser's ImageData, as far as the painter uses it. */
 class FakeImageData {

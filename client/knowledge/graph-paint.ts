@@ -1,5 +1,6 @@
-// Writes a large graph's base layer off the main thread (see graph-base-layer.ts): one frame at a
-// time, into the buffer the page hands back after drawing the last one.
+// The painter's side of the graph worker (see graph-worker.ts): writes a large graph's base layer off
+// the main thread (see graph-base-layer.ts), one frame at a time, into the buffer the page hands back
+// after drawing the last one.
 import { paintBase, type BaseFrame, type BaseGraph } from './graph-base-layer'
 
 /** The graph the next frames are of; then each frame, with the buffer to write it into when that has the frame's size. */
@@ -14,15 +15,15 @@ export interface PaintResult {
 
 let graph: BaseGraph = { links: new Uint32Array(0), radii: new Float32Array(0) }
 
-self.onmessage = (event: MessageEvent<PaintRequest>) => {
-  const request = event.data
+/** Takes a request; answers a frame's pixels. */
+export function paint(request: PaintRequest): PaintResult | null {
   if (request.type === 'graph') {
     graph = request.graph
-    return
+    return null
   }
   const { frame, buffer } = request
   const size = frame.width * frame.height
   const pixels = buffer?.byteLength === size * 4 ? new Uint32Array(buffer) : new Uint32Array(size)
   paintBase(pixels, graph, frame)
-  self.postMessage({ buffer: pixels.buffer, width: frame.width, height: frame.height } satisfies PaintResult, { transfer: [pixels.buffer] })
+  return { buffer: pixels.buffer, width: frame.width, height: frame.height }
 }
