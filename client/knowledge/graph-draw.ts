@@ -1,7 +1,7 @@
 // Paints the graph: edges, nodes in their group colours, then labels in screen space, most-linked
 // first, skipping any label that would overlap one already drawn.
 import type { BaseFrame, BaseGraph } from './graph-base-layer'
-import { radiusOf, type GraphModel, type LayoutNode } from './graph-layout'
+import { linkIndices, radiusOf, type GraphModel, type LayoutNode } from './graph-layout'
 import type { GraphPalette } from './graph-palette'
 import { pixelColor } from './graph-raster'
 
@@ -139,13 +139,7 @@ function fillNodes(context: CanvasRenderingContext2D, nodes: readonly LayoutNode
 
 /** What a graph's base layer keeps while it is laid out: its links by node index, its nodes' radii. */
 export function baseGraphOf(model: GraphModel): BaseGraph {
-  const indices = new Map(model.nodes.map((node, index) => [node, index]))
-  const links = new Uint32Array(model.links.length * 2)
-  model.links.forEach((link, index) => {
-    links[index * 2] = indices.get(link.source)!
-    links[index * 2 + 1] = indices.get(link.target)!
-  })
-  return { links, radii: Float32Array.from(model.nodes, radiusOf) }
+  return { links: linkIndices(model), radii: Float32Array.from(model.nodes, radiusOf) }
 }
 
 const normalizedColors = new Map<string, string>()

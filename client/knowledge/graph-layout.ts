@@ -14,16 +14,16 @@ export interface GraphModel {
   links: { source: LayoutNode; target: LayoutNode }[]
 }
 
-/** Nodes (in the order of `data.nodes`) and links between them; positions already placed are kept. */
+/** Nodes (in the order of `data.nodes`, each with its `index` there) and links between them; positions already placed are kept. */
 export function createModel(data: GraphResponse, previous: ReadonlyMap<string, { x?: number; y?: number }> = new Map()): GraphModel {
   const degree = new Map<string, number>()
   for (const edge of data.edges) {
     degree.set(edge.source, (degree.get(edge.source) ?? 0) + 1)
     degree.set(edge.target, (degree.get(edge.target) ?? 0) + 1)
   }
-  const nodes: LayoutNode[] = data.nodes.map((node) => {
+  const nodes: LayoutNode[] = data.nodes.map((node, index) => {
     const old = previous.get(node.path)
-    return { path: node.path, title: node.title, degree: degree.get(node.path) ?? 0, x: old?.x, y: old?.y }
+    return { index, path: node.path, title: node.title, degree: degree.get(node.path) ?? 0, x: old?.x, y: old?.y }
   })
   const byPath = new Map(nodes.map((node) => [node.path, node]))
   const links = data.edges
@@ -59,6 +59,16 @@ export function createLayout(data: GraphResponse, previous: ReadonlyMap<string, 
   const { nodes, links: modelLinks } = createModel(data, previous)
   const links: LayoutLink[] = modelLinks.map((link) => ({ source: link.source, target: link.target }))
   return { nodes, links, simulation: createSimulation(nodes, links) }
+}
+
+/** The links' ends as node indices, in pairs (for a worker: typed arrays, no node objects). */
+export function linkIndices(model: GraphModel): Uint32Array {
+  const pairs = new Uint32Array(model.links.length * 2)
+  model.links.forEach((link, index) => {
+    pairs[index * 2] = link.source.index!
+    pairs[index * 2 + 1] = link.target.index!
+  })
+  return pairs
 }
 
 export function radiusOf(node: { degree: number }): number {

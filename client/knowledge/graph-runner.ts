@@ -2,7 +2,7 @@
 // page asks for them), or on the main thread where workers are missing, keeping the nodes already
 // placed where they are.
 import type { GraphResponse } from '../../plugin/protocol'
-import { createLayout, createModel, type GraphModel } from './graph-layout'
+import { createLayout, createModel, linkIndices, type GraphModel } from './graph-layout'
 import type { LayoutFrame, LayoutNext, LayoutStart } from './graph-worker'
 
 export interface GraphRunner {
@@ -97,12 +97,7 @@ const ALPHA_MIN = 0.001
 
 /** The model as the worker takes it: link ends as node indices, positions with NaN where unplaced. */
 function encodeModel(model: GraphModel): { links: Uint32Array; positions: Float32Array } {
-  const indices = new Map(model.nodes.map((node, index) => [node, index]))
-  const links = new Uint32Array(model.links.length * 2)
-  model.links.forEach((link, index) => {
-    links[index * 2] = indices.get(link.source)!
-    links[index * 2 + 1] = indices.get(link.target)!
-  })
+  const links = linkIndices(model)
   const positions = new Float32Array(model.nodes.length * 2)
   model.nodes.forEach((node, index) => {
     positions[index * 2] = node.x ?? NaN

@@ -16,7 +16,7 @@ const graph: GraphResponse = {
 class SlowWorker {
   static last: SlowWorker
   onmessage: ((event: MessageEvent<LayoutFrame>) => void) | null = null
-  posted: { type: string; run: number }[] = []
+  posted: { type: string; run: number; links?: Uint32Array }[] = []
   constructor() {
     SlowWorker.last = this
   }
@@ -44,6 +44,8 @@ describe('createGraphRunner', () => {
     // Nothing has a place yet: whoever draws now must not take it for the settled picture.
     expect(model.nodes.every((node) => node.x === undefined)).toBe(true)
     expect(runner.moving).toBe(true)
+    // The worker gets the links as node indices: a–b, b–c.
+    expect([...SlowWorker.last.posted[0]!.links!]).toEqual([0, 1, 1, 2])
 
     SlowWorker.last.answer(0.3)
     expect(runner.moving).toBe(true)
