@@ -54,7 +54,7 @@ export function clientDepsPlugin(): Plugin {
       return id === GRAPH_COMPONENT_MODULE_ID ? RESOLVED_GRAPH_COMPONENT_MODULE_ID : undefined
     },
     load(id, options) {
-      // A build that never shows the graph compiles none of it (the component, d3, its worker's own bundle).
+      // A build that never shows the graph compiles none of it (the component, d3) nor copies its worker.
       if (id === RESOLVED_GRAPH_COMPONENT_MODULE_ID) return graphUsed ? LOAD_KNOWLEDGE_GRAPH : 'export default null'
       // The local graph is never rendered on the server, so the server bundle need not compile it.
       if (id === RESOLVED_LOCAL_GRAPH_MODULE_ID) return options?.ssr ? 'export default null' : LOAD_KNOWLEDGE_GRAPH
