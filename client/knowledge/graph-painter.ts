@@ -3,6 +3,7 @@
 // painted next. Where workers are missing (or the worker fails) frames are painted here.
 import { paintBase, type BaseFrame, type BaseGraph } from './graph-base-layer'
 import type { PaintRequest, PaintResult } from './graph-paint'
+import { createGraphWorker } from './graph-runner'
 
 export interface BasePainter {
   /** The graph the next frames are of (the worker starts here, before the first frame); a frame still waiting for an older graph is dropped. */
@@ -55,9 +56,7 @@ export function createBasePainter(): BasePainter {
   }
 
   function startWorker(): Worker {
-    // The layout's script, in an instance of its own; named apart from `new Worker(…)` (see graph-runner.ts).
-    const url = new URL('./graph-worker.ts', import.meta.url)
-    const started = new Worker(url, { type: 'module' })
+    const started = createGraphWorker()
     started.onmessage = (event: MessageEvent<PaintResult>) => {
       const { buffer, width, height } = event.data
       if (running) finished(running, new ImageData(new Uint8ClampedArray(buffer), width, height))

@@ -65,7 +65,7 @@ export function createGraphRunner(initial: GraphResponse, onFrame: (alpha: numbe
         onFrame(0)
         return model
       }
-      worker ??= new Worker(workerUrl(), { type: 'module' })
+      worker ??= createGraphWorker()
       worker.onmessage = (event: MessageEvent<LayoutFrame>) => {
         const { positions, alpha: left } = event.data
         if (event.data.run !== runs || positions.length !== model.nodes.length * 2) return
@@ -107,9 +107,11 @@ function encodeModel(model: GraphModel): { links: Uint32Array; positions: Float3
 }
 
 /**
- * The layout worker's URL, named apart from `new Worker(…)`: bundlers take it for an asset and copy it
- * as it is (build:plugin bundles it, see build/bundle-workers.mjs) instead of bundling it again.
+ * An instance of the graph's worker script (the layout's, or the painter's). Its URL is named apart from
+ * `new Worker(…)`: bundlers take it for an asset and copy it as it is (build:plugin bundles it, see
+ * build/bundle-workers.mjs) instead of bundling it once more.
  */
-function workerUrl(): URL {
-  return new URL('./graph-worker.ts', import.meta.url)
+export function createGraphWorker(): Worker {
+  const url = new URL('./graph-worker.ts', import.meta.url)
+  return new Worker(url, { type: 'module' })
 }
