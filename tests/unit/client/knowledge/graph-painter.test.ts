@@ -46,12 +46,18 @@ const frame = (x: number): BaseFrame => ({ width: 8, height: 4, positions: Float
 
 afterEach(() => vi.unstubAllGlobals())
 
+/** A painter of `graph` whose worker answers when the test says so. */
+function heldPainter() {
+  vi.stubGlobal('Worker', HeldWorker)
+  vi.stubGlobal('ImageData', FakeImageData)
+  const painter = createBasePainter()
+  painter.setGraph(graph)
+  return painter
+}
+
 describe('createBasePainter', () => {
   it('keeps one frame in flight, paints only the latest of those asked for meanwhile, and reuses the returned buffer', () => {
-    vi.stubGlobal('Worker', HeldWorker)
-    vi.stubGlobal('ImageData', FakeImageData)
-    const painter = createBasePainter()
-    painter.setGraph(graph)
+    const painter = heldPainter()
     const shown: number[] = []
     painter.paint(frame(1), () => shown.push(1))
     painter.paint(frame(2), () => shown.push(2))
@@ -71,10 +77,7 @@ describe('createBasePainter', () => {
   })
 
   it('drops a frame still waiting when the graph changes, and sends the new graph before the next frame', () => {
-    vi.stubGlobal('Worker', HeldWorker)
-    vi.stubGlobal('ImageData', FakeImageData)
-    const painter = createBasePainter()
-    painter.setGraph(graph)
+    const painter = heldPainter()
     const shown: string[] = []
     painter.paint(frame(1), () => shown.push('old, in flight'))
     painter.paint(frame(2), () => shown.push('old, waiting'))
