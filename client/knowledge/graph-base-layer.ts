@@ -51,14 +51,9 @@ export function paintBase(pixels: Uint32Array, graph: BaseGraph, frame: BaseFram
   }
   rasterizeSegments(pixels, width, height, segments.subarray(0, end), frame.edgeColor, frame.thickness)
 
-  const batches = new Map<number, number[]>()
-  for (let node = 0; node < count; node++) {
-    const color = colors[node]!
-    if (color === 0) continue
-    const batch = batches.get(color)
-    if (batch) batch.push(node)
-    else batches.set(color, [node])
-  }
+  const shown: number[] = []
+  for (let node = 0; node < count; node++) if (colors[node] !== 0) shown.push(node)
+  const batches = groupBy(shown, (node) => colors[node]!)
   const discs = new Float32Array(count * 3)
   for (const [color, batch] of batches) {
     end = 0
@@ -69,4 +64,16 @@ export function paintBase(pixels: Uint32Array, graph: BaseGraph, frame: BaseFram
     }
     rasterizeDiscs(pixels, width, height, discs.subarray(0, end), color, frame.smooth)
   }
+}
+
+/** `items` in batches of one key, in the order each key first appears (so a frame is a handful of fills). */
+export function groupBy<Item, Key>(items: Iterable<Item>, keyOf: (item: Item) => Key): Map<Key, Item[]> {
+  const batches = new Map<Key, Item[]>()
+  for (const item of items) {
+    const key = keyOf(item)
+    const batch = batches.get(key)
+    if (batch) batch.push(item)
+    else batches.set(key, [item])
+  }
+  return batches
 }

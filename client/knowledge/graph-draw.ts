@@ -1,6 +1,6 @@
 // Paints the graph: edges, nodes in their group colours, then labels in screen space, most-linked
 // first, skipping any label that would overlap one already drawn.
-import type { BaseFrame, BaseGraph } from './graph-base-layer'
+import { groupBy, type BaseFrame, type BaseGraph } from './graph-base-layer'
 import { linkIndices, radiusOf, type GraphModel, type LayoutNode } from './graph-layout'
 import type { GraphPalette } from './graph-palette'
 import { pixelColor } from './graph-raster'
@@ -112,21 +112,9 @@ function strokeEdges(context: CanvasRenderingContext2D, links: readonly Link[], 
   context.stroke()
 }
 
-/** The nodes by colour, so a 2,000-node frame is a handful of fills. */
-function byColor(nodes: readonly LayoutNode[], colorOf: (node: LayoutNode) => string): Map<string, LayoutNode[]> {
-  const batches = new Map<string, LayoutNode[]>()
-  for (const node of nodes) {
-    const color = colorOf(node)
-    const batch = batches.get(color)
-    if (batch) batch.push(node)
-    else batches.set(color, [node])
-  }
-  return batches
-}
-
 function fillNodes(context: CanvasRenderingContext2D, nodes: readonly LayoutNode[], colorOf: (node: LayoutNode) => string, alpha: number): void {
   context.globalAlpha = alpha
-  for (const [color, batch] of byColor(nodes, colorOf)) {
+  for (const [color, batch] of groupBy(nodes, colorOf)) {
     context.beginPath()
     for (const node of batch) {
       context.moveTo((node.x ?? 0) + radiusOf(node), node.y ?? 0)
