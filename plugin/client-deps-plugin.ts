@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url'
 import type { SiteConfig } from 'vitepress'
 import { usesKnowledgeGraph } from './graph-usage.js'
+import { clientModule } from './site-bundle.js'
 import {
   ASSISTANT_MODULE_ID,
   GRAPH_COMPONENT_MODULE_ID,
@@ -32,9 +33,8 @@ const OWN_ENTRIES = ['metablog', 'metablog/client', 'metablog/theme']
 
 // The compiled dev-only client, beside the compiled plugin in dist/.
 const DEV_ASSISTANT = fileURLToPath(new URL('../client/dev-assistant.js', import.meta.url))
-const KNOWLEDGE_GRAPH = fileURLToPath(new URL('../client/components/KnowledgeGraph.vue', import.meta.url))
 /** The module that loads KnowledgeGraph, for either virtual loader that needs it. */
-const LOAD_KNOWLEDGE_GRAPH = `export default () => import(${JSON.stringify(KNOWLEDGE_GRAPH)})`
+const loadKnowledgeGraph = (command: 'serve' | 'build') => `export default () => import(${JSON.stringify(clientModule('knowledge-graph', command))})`
 
 /**
  * Pre-bundles the client's dependencies when the dev server starts; compiles MetaBlog's client with
@@ -55,9 +55,9 @@ export function clientDepsPlugin(): Plugin {
     },
     load(id, options) {
       // A build that never shows the graph compiles none of it (the component, d3) nor copies its worker.
-      if (id === RESOLVED_GRAPH_COMPONENT_MODULE_ID) return graphUsed ? LOAD_KNOWLEDGE_GRAPH : 'export default null'
+      if (id === RESOLVED_GRAPH_COMPONENT_MODULE_ID) return graphUsed ? loadKnowledgeGraph(command) : 'export default null'
       // The local graph is never rendered on the server, so the server bundle need not compile it.
-      if (id === RESOLVED_LOCAL_GRAPH_MODULE_ID) return options?.ssr ? 'export default null' : LOAD_KNOWLEDGE_GRAPH
+      if (id === RESOLVED_LOCAL_GRAPH_MODULE_ID) return options?.ssr ? 'export default null' : loadKnowledgeGraph(command)
       if (id !== RESOLVED_ASSISTANT_MODULE_ID) return undefined
       return command === 'build' ? 'export default null' : `import * as assistant from ${JSON.stringify(DEV_ASSISTANT)}\nexport default assistant`
     },

@@ -1,10 +1,8 @@
 import path from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { clientModule } from './site-bundle.js'
 import { VITEPRESS_CLIENT_PREFIX } from './virtual-modules.js'
 import type { Plugin } from './vite-types.js'
 
-// The stand-in's module, beside the compiled plugin in dist/.
-const SIDEBAR_ITEM = fileURLToPath(new URL('../client/theme/sidebar-item.js', import.meta.url))
 const SIDEBAR_GROUP = /\/vitepress\/dist\/client\/theme-default\/components\/VPSidebarGroup\.vue$/
 
 /**
@@ -18,9 +16,14 @@ const SIDEBAR_GROUP = /\/vitepress\/dist\/client\/theme-default\/components\/VPS
 export function leanSidebarPlugin(): Plugin {
   /** The `dist/client` folder of that VitePress, once its group asked for the item. */
   let clientDir: string | undefined
+  // The stand-in's module: a build's comes with the site bundle.
+  let sidebarItem = clientModule('sidebar-item', 'serve')
   return {
     name: 'metablog:lean-sidebar',
     enforce: 'pre',
+    configResolved(config) {
+      sidebarItem = clientModule('sidebar-item', config.command)
+    },
     resolveId(source, importer) {
       if (source.startsWith(VITEPRESS_CLIENT_PREFIX)) {
         const file = source.slice(VITEPRESS_CLIENT_PREFIX.length)
@@ -31,7 +34,7 @@ export function leanSidebarPlugin(): Plugin {
       const group = importer.split('?')[0]!.replace(/\\/g, '/')
       if (!SIDEBAR_GROUP.test(group)) return undefined
       clientDir = path.posix.resolve(path.posix.dirname(group), '../..')
-      return SIDEBAR_ITEM
+      return sidebarItem
     },
   }
 }

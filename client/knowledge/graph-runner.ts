@@ -109,7 +109,7 @@ function encodeModel(model: GraphModel): { links: Uint32Array; positions: Float3
 /**
  * An instance of the graph's worker script (the layout's, or the painter's). Its URL is named apart from
  * `new Worker(…)`: bundlers take it for an asset and copy it as it is (build:plugin bundles it, see
- * build/bundle-workers.mjs) instead of bundling it once more.
+ * build/bundle-client.mjs) instead of bundling it once more.
  */
 export function createGraphWorker(): Worker {
   const url = new URL('./graph-worker.ts', import.meta.url)

@@ -106,7 +106,7 @@ describe('a long folder on the built site', () => {
 describe('the local graph under a post on the built site', () => {
   it('loads only on a page that shows it, once the reader nears it', async () => {
     const graphCode: string[] = []
-    const watch = (on: Page) => on.on('request', (request) => /\/KnowledgeGraph\.[\w-]+\.js$/.test(request.url()) && graphCode.push(request.url()))
+    const watch = (on: Page) => on.on('request', (request) => /\/knowledge-graph\.[\w-]+\.js$/.test(request.url()) && graphCode.push(request.url()))
     const reader = await browser.newPage({ viewport: { width: 1280, height: 900 } })
     watch(reader)
     try {
@@ -120,6 +120,8 @@ describe('the local graph under a post on the built site', () => {
       await reader.waitForLoadState('networkidle')
       expect(await reader.locator('.metablog-backlinks figure.metablog-graph').count()).toBe(1)
       expect(graphCode).toEqual([])
+      // The block's scoped style (compiled into the site bundle) reaches it.
+      expect(await reader.locator('.metablog-backlinks').evaluate((section) => getComputedStyle(section).marginTop)).toBe('48px')
       await reader.locator('.metablog-backlinks').scrollIntoViewIfNeeded()
       await reader.waitForFunction(() => Number(document.querySelector('.metablog-backlinks .metablog-graph canvas')?.getAttribute('data-labels')) > 0, null, { timeout: 30_000 })
       expect(graphCode).toHaveLength(1)

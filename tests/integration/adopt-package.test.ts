@@ -58,7 +58,8 @@ function visibleHtml(html: string): string {
     .replace(/<script[^>]*>[\s\S]*?<\/script>/g, '')
     // Asset links differ by hash; the stylesheet also by MetaBlog's own small CSS (a documented addition).
     .replace(/<link rel="[^"]*(?:modulepreload|preload|stylesheet)[^"]*"[^>]*>/g, '')
-    .replace(/<!--\[-->|<!--\]-->|<!---->/g, '')
+    // MetaBlog's components come compiled for the browser, so the server renders a hidden block's placeholder as `<!--v-if-->`.
+    .replace(/<!--\[-->|<!--\]-->|<!---->|<!--v-if-->/g, '')
     // Shiki's token colours for the same code differed once between two builds (not reproducible): code compares as text.
     .replace(/<pre class="shiki[\s\S]*?<\/pre>/g, (pre) => pre.replace(/<span[^>]*>|<\/span>/g, ''))
 }

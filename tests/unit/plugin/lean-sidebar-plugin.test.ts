@@ -5,8 +5,10 @@ import { VITEPRESS_CLIENT_PREFIX } from '../../../plugin/virtual-modules.js'
 type ResolveId = (this: { resolve: (source: string) => Promise<{ id: string } | null> }, source: string, importer?: string) => unknown
 
 /** The plugin's hook, with a resolver that names what it was asked for (Vite's, when the plugin knows no VitePress yet). */
-function hook(): (source: string, importer?: string) => unknown {
-  const resolveId = leanSidebarPlugin().resolveId as ResolveId
+function hook(command: 'serve' | 'build' = 'serve'): (source: string, importer?: string) => unknown {
+  const plugin = leanSidebarPlugin()
+  ;(plugin.configResolved as (config: { command: string }) => void)({ command })
+  const resolveId = plugin.resolveId as ResolveId
   const context = { resolve: async (source: string) => ({ id: `resolved:${source}` }) }
   return (source, importer) => resolveId.call(context, source, importer)
 }
@@ -19,6 +21,10 @@ describe('leanSidebarPlugin', () => {
     for (const importer of [GROUP, `${GROUP}?vue&type=script&setup=true&lang.ts`, 'C:\\site\\node_modules\\vitepress\\dist\\client\\theme-default\\components\\VPSidebarGroup.vue']) {
       expect(resolve('./VPSidebarItem.vue', importer), importer).toMatch(/[\\/]client[\\/]theme[\\/]sidebar-item\.js$/)
     }
+  })
+
+  it("takes a build's item from the site bundle", () => {
+    expect(hook('build')('./VPSidebarItem.vue', GROUP)).toMatch(/[\\/]client[\\/]site[\\/]sidebar-item\.js$/)
   })
 
   it('leaves every other import alone', () => {

@@ -5,7 +5,7 @@ import type { SiteConfig } from 'vitepress'
 import { afterEach, describe, expect, it } from 'vitest'
 import { clientDepsPlugin } from '../../../plugin/client-deps-plugin.js'
 import { usesKnowledgeGraph } from '../../../plugin/graph-usage.js'
-import { importsOnlyEnhanceApp } from '../../../plugin/lean-client-plugin.js'
+import { importsOnlyEnhanceApp, siteBundlePlugin } from '../../../plugin/site-bundle.js'
 import { GRAPH_COMPONENT_MODULE_ID, LOCAL_GRAPH_MODULE_ID, RESOLVED_GRAPH_COMPONENT_MODULE_ID, RESOLVED_LOCAL_GRAPH_MODULE_ID } from '../../../plugin/virtual-modules.js'
 import { makeTempDir } from '../../helpers/dev-server.js'
 
@@ -30,6 +30,26 @@ describe('importsOnlyEnhanceApp', () => {
     ]) {
       expect(importsOnlyEnhanceApp(code, parse), code).toBe(false)
     }
+  })
+})
+
+describe('siteBundlePlugin', () => {
+  type ResolveId = (this: { getModuleInfo: (id: string) => { code: string } | null; parse: typeof parse }, source: string, importer?: string) => unknown
+  function resolver(modules: Record<string, string>): (source: string, importer?: string) => unknown {
+    const resolveId = siteBundlePlugin().resolveId as ResolveId
+    const context = { getModuleInfo: (id: string) => (id in modules ? { code: modules[id]! } : null), parse }
+    return (source, importer) => resolveId.call(context, source, importer)
+  }
+
+  it("points a build's MetaBlog entries at the site bundle, a theme taking only enhanceApp at its module alone", () => {
+    const resolve = resolver({ '/lean.ts': `import { enhanceApp } from 'metablog/client'\nexport default { enhanceApp }`, '/full.ts': `import { PageBacklinks } from 'metablog/client'` })
+    const site = (name: string) => new RegExp(`[\\\\/]client[\\\\/]site[\\\\/]${name}\\.js$`)
+    expect(resolve('metablog/theme', '/theme.ts')).toMatch(site('theme'))
+    expect(resolve('metablog/client', '/lean.ts')).toMatch(site('enhance-app'))
+    expect(resolve('metablog/client', '/full.ts')).toMatch(site('client'))
+    expect(resolve('metablog/client', '/unknown.ts')).toMatch(site('client'))
+    expect(resolve('metablog', '/config.ts')).toBeUndefined()
+    expect(resolve('vitepress/theme', '/theme.ts')).toBeUndefined()
   })
 })
 
@@ -72,8 +92,9 @@ describe('the KnowledgeGraph registration in a build', () => {
     const config = await site({ ...layout, '.vitepress/theme/Layout.vue': '<template><KnowledgeGraph :height="300" /></template>' })
     expect(await usesKnowledgeGraph(config)).toBe(true)
     const plugin = clientDepsPlugin()
+    ;(plugin.config as (...args: unknown[]) => unknown)({}, { command: 'build', mode: 'production' })
     await (plugin.configResolved as (config: unknown) => Promise<void>)({ command: 'build', vitepress: config })
-    expect((plugin.load as (id: string) => unknown)(RESOLVED_GRAPH_COMPONENT_MODULE_ID)).toMatch(/^export default \(\) => import\(".*KnowledgeGraph\.vue"\)$/)
+    expect((plugin.load as (id: string) => unknown)(RESOLVED_GRAPH_COMPONENT_MODULE_ID)).toMatch(/^export default \(\) => import\(".*[\\/]client[\\/]site[\\/]knowledge-graph\.js"\)$/)
   })
 
   it('is always registered under the dev server, where it compiles only when a page shows it', () => {
@@ -85,11 +106,11 @@ describe('the KnowledgeGraph registration in a build', () => {
 
 describe('the local graph under "Linked from"', () => {
   type Load = (id: string, options?: { ssr?: boolean }) => unknown
-  it('loads in the browser and is null in the server bundle, which never draws it (and so compiles neither it nor d3)', () => {
+  it('loads in the browser, from the site bundle, and is null in the server bundle, which never draws it (and so takes neither it nor d3)', () => {
     const plugin = clientDepsPlugin()
     ;(plugin.config as (...args: unknown[]) => unknown)({}, { command: 'build', mode: 'production' })
     expect((plugin.resolveId as (id: string) => unknown)(LOCAL_GRAPH_MODULE_ID)).toBe(RESOLVED_LOCAL_GRAPH_MODULE_ID)
-    expect((plugin.load as Load)(RESOLVED_LOCAL_GRAPH_MODULE_ID, { ssr: false })).toMatch(/^export default \(\) => import\(".*KnowledgeGraph\.vue"\)$/)
+    expect((plugin.load as Load)(RESOLVED_LOCAL_GRAPH_MODULE_ID, { ssr: false })).toMatch(/^export default \(\) => import\(".*[\\/]client[\\/]site[\\/]knowledge-graph\.js"\)$/)
     expect((plugin.load as Load)(RESOLVED_LOCAL_GRAPH_MODULE_ID, { ssr: true })).toBe('export default null')
   })
 })
