@@ -1,9 +1,10 @@
 // `vitepress build` of a generated blog, plain VitePress against the same pages with MetaBlog, run
 // alternately: wall time, peak memory (the build process's max RSS) and dist size, with their ratios (the median of the rounds' ratios).
 // For reference, also plain VitePress with the same sidebar and links written by hand.
-// 1,000 pages by default; METABLOG_BENCH_BIG=1 adds 5,000. METABLOG_BENCH_ROUNDS sets the runs per side (default 3:
+// 1,000 pages by default; METABLOG_BENCH_BIG=1 adds 5,000. METABLOG_BENCH_ROUNDS sets the runs per side (default 5:
 // the peak of the same build lands in one of two places depending on when V8 collects, and a median of
-// two runs is their mean).
+// two runs is their mean; on this shared machine a round's wall ratio spread 1.07-1.40× within one run,
+// so a median of three still moved with one slow build).
 import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import fs from 'node:fs/promises'
@@ -14,7 +15,7 @@ import { makeTempDir, REPO_ROOT } from '../helpers/dev-server.js'
 import { writeBuildBlogs } from './site-build-blog.js'
 
 const TARGETS = { build: 1.15, memory: 1.3, dist: 1.2 }
-const ROUNDS = Math.max(1, Number(process.env.METABLOG_BENCH_ROUNDS ?? 3))
+const ROUNDS = Math.max(1, Number(process.env.METABLOG_BENCH_ROUNDS ?? 5))
 const SIZES = process.env.METABLOG_BENCH_BIG === '1' ? [1000, 5000] : [1000]
 // GNU time reports the child's peak RSS; without it, /proc is polled.
 const GNU_TIME = '/usr/bin/time'
