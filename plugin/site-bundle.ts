@@ -4,20 +4,18 @@
 import { fileURLToPath } from 'node:url'
 import type { Plugin } from './vite-types.js'
 
-export type ClientModule = 'theme' | 'client' | 'enhance-app' | 'sidebar-item' | 'knowledge-graph'
+/** The site bundle's entries: a build resolves MetaBlog's browser files to these. */
+type SiteEntry = 'theme' | 'client' | 'enhance-app' | 'sidebar-item' | 'knowledge-graph'
 
-/** Each module's compiled file in dist/client, for the dev server. */
-const COMPILED: Record<ClientModule, string> = {
-  theme: 'theme/index.js',
-  client: 'index.js',
-  'enhance-app': 'enhance-app.js',
-  'sidebar-item': 'theme/sidebar-item.js',
-  'knowledge-graph': 'components/KnowledgeGraph.vue',
-}
+/** The files MetaBlog's plugins name themselves in dev too, as compiled in dist/client. */
+const DEV_FILES = { 'sidebar-item': 'theme/sidebar-item.js', 'knowledge-graph': 'components/KnowledgeGraph.vue' } as const
 
-/** The file of one of MetaBlog's browser modules, beside the compiled plugin in dist/, for the dev server or a build. */
-export function clientModule(name: ClientModule, command: 'serve' | 'build'): string {
-  return fileURLToPath(new URL(`../client/${command === 'build' ? `site/${name}.js` : COMPILED[name]}`, import.meta.url))
+const inClientDist = (file: string) => fileURLToPath(new URL(`../client/${file}`, import.meta.url))
+const siteEntry = (name: SiteEntry) => inClientDist(`site/${name}.js`)
+
+/** The sidebar item's or the graph's file, beside the compiled plugin in dist/, for the dev server or a build. */
+export function clientModule(name: keyof typeof DEV_FILES, command: 'serve' | 'build'): string {
+  return command === 'build' ? siteEntry(name) : inClientDist(DEV_FILES[name])
 }
 
 const THEME_ENTRY = 'metablog/theme'
@@ -55,7 +53,7 @@ export function siteBundlePlugin(): Plugin {
     // Before Vite's resolver, which would resolve the entries to the compiled modules.
     enforce: 'pre',
     resolveId(source, importer) {
-      if (source === THEME_ENTRY) return clientModule('theme', 'build')
+      if (source === THEME_ENTRY) return siteEntry('theme')
       if (source !== CLIENT_ENTRY) return undefined
       const code = importer ? this.getModuleInfo(importer)?.code : undefined
       let lean = false
@@ -64,7 +62,7 @@ export function siteBundlePlugin(): Plugin {
       } catch {
         // Code Rollup cannot parse keeps the whole entry.
       }
-      return clientModule(lean ? 'enhance-app' : 'client', 'build')
+      return siteEntry(lean ? 'enhance-app' : 'client')
     },
   }
 }
