@@ -25,7 +25,8 @@ const externalPackages = {
 }
 await build({
   absWorkingDir: root,
-  entryPoints: ['plugin/index.ts'],
+  // The knowledge build's page parser runs on a worker thread of its own in dev (server/knowledge/parse-off-thread.ts).
+  entryPoints: { index: 'plugin/index.ts', 'parse-worker': 'server/knowledge/parse-worker.ts' },
   outdir: 'dist/node',
   bundle: true,
   // The lazily loaded parts become chunks of their own, sharing one copy of each module.

@@ -10,9 +10,16 @@ import type { SidebarUpdatedPayload } from './protocol.js'
 import { RESOLVED_GRAPH_MODULE_ID, SITE_DATA_MODULE_ID } from './virtual-modules.js'
 import type { ViteDevServer } from './vite-types.js'
 
-/** The index's code (a chunk of its own in the bundle) is loaded with the first load, not with the config. */
-const loadIndex = async (sourceDir: string, pause?: () => Promise<void>): Promise<KnowledgeIndex> =>
-  (await import('../server/knowledge/knowledge-index.js')).KnowledgeIndex.load(sourceDir, pause)
+/**
+ * The index's code (a chunk of its own in the bundle) is loaded with the first load, not with the
+ * config. In dev the pages are read and parsed on a thread of their own where the package has one;
+ * if that thread fails, the server's thread reads them (and reports what it cannot read).
+ */
+async function loadIndex(sourceDir: string, pause?: () => Promise<void>): Promise<KnowledgeIndex> {
+  const [{ KnowledgeIndex }, { parseOffThread }] = await Promise.all([import('../server/knowledge/knowledge-index.js'), import('../server/knowledge/parse-off-thread.js')])
+  const parsed = pause ? await parseOffThread(sourceDir)?.catch(() => null) : null
+  return parsed ? KnowledgeIndex.fromParsed(sourceDir, parsed, pause) : KnowledgeIndex.load(sourceDir, pause)
+}
 
 /**
  * The blog's one knowledge index, shared by the markdown rule, the API, the sidebar and the graph

@@ -11,6 +11,7 @@ import { listSiteFiles, pageReader, readPages, runInSlices, type PageReader } fr
 import { readPage } from './front-matter.js'
 import { NameTable, dependencyKeysOf, symmetricDifference } from './name-table.js'
 import { parsePage, type ParsedPage } from './parse-page.js'
+import type { ParsedSite } from './parse-off-thread.js'
 import { lookupOf, resolveLookup, type Resolution } from './resolver.js'
 import { LiveSearch, type SearchAnswer } from './live-search.js'
 import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_TEXT, type SearchablePage } from './search-index.js'
@@ -50,7 +51,7 @@ export class KnowledgeIndex {
    */
   static build(pages: Iterable<PageInput>, attachments: Iterable<string> = [], reader?: PageReader): KnowledgeIndex {
     const index = new KnowledgeIndex()
-    for (const _step of index.fill(pages, attachments, reader ?? null)) {
+    for (const _step of index.fill(index.parseEach(pages), attachments, reader ?? null)) {
       // All at once: a build in memory has nothing to give way to.
     }
     return index
@@ -68,20 +69,34 @@ export class KnowledgeIndex {
     const pages = await readPages(sourceDir, files.pages, pause)
     const index = new KnowledgeIndex()
     // Parsing and linking 10,000 pages takes most of a second: in slices, so a dev server answers meanwhile.
-    await runInSlices(index.fill(pages, files.attachments, pageReader(sourceDir, files.pages)), PARSE_SLICE_MS, pause)
+    await runInSlices(index.fill(index.parseEach(pages), files.attachments, pageReader(sourceDir, files.pages)), PARSE_SLICE_MS, pause)
     return index
   }
 
+  /**
+   * The index `load` builds, from the pages of `sourceDir` as another thread read and parsed them
+   * (see parse-off-thread.ts, which the dev server uses): only names and links are done here, in slices.
+   */
+  static async fromParsed(sourceDir: string, site: ParsedSite, pause?: () => Promise<unknown>): Promise<KnowledgeIndex> {
+    const index = new KnowledgeIndex()
+    await runInSlices(index.fill(site.pages, site.files.attachments, pageReader(sourceDir, site.files.pages)), PARSE_SLICE_MS, pause)
+    return index
+  }
+
+  /** Each page parsed as it is asked for (after `fill` has set the reader). */
+  private *parseEach(pages: Iterable<PageInput>): Generator<ParsedPage> {
+    for (const page of pages) yield this.parse(page.path, page.content)
+  }
+
   /** Fills a new index: every page parsed once, then every link resolved once; one step per page each time. */
-  private *fill(pages: Iterable<PageInput>, attachments: Iterable<string>, reader: PageReader | null): Generator<void> {
+  private *fill(pages: Iterable<ParsedPage>, attachments: Iterable<string>, reader: PageReader | null): Generator<void> {
     this.reader = reader
     for (const file of attachments) this.attachments.table.add(file)
     const parsed: ParsedPage[] = []
     // Names go in while the page is fresh in the cache; a name table is the same in any order.
     for (const page of pages) {
-      const next = this.parse(page.path, page.content)
-      this.names.add(next)
-      parsed.push(next)
+      this.names.add(page)
+      parsed.push(page)
       yield
     }
     // Links resolve once every name is known, in the given order (dependents keep that order).
