@@ -12,13 +12,18 @@ import type { ViteDevServer } from './vite-types.js'
 
 /**
  * The index's code (a chunk of its own in the bundle) is loaded with the first load, not with the
- * config. In dev the pages are read and parsed on a thread of their own where the package has one;
- * if that thread fails, the server's thread reads them (and reports what it cannot read).
+ * config. In dev a big blog's pages are read and parsed on a thread of their own where the package
+ * has one; if that thread fails, the server's thread reads them (and reports what it cannot read).
  */
 async function loadIndex(sourceDir: string, pause?: () => Promise<void>): Promise<KnowledgeIndex> {
-  const [{ KnowledgeIndex }, { parseOffThread }] = await Promise.all([import('../server/knowledge/knowledge-index.js'), import('../server/knowledge/parse-off-thread.js')])
-  const parsed = pause ? await parseOffThread(sourceDir)?.catch(() => null) : null
-  return parsed ? KnowledgeIndex.fromParsed(sourceDir, parsed, pause) : KnowledgeIndex.load(sourceDir, pause)
+  const [{ KnowledgeIndex }, { listSiteFiles }, { OFF_THREAD_PAGES, parseOffThread }] = await Promise.all([
+    import('../server/knowledge/knowledge-index.js'),
+    import('../server/knowledge/load-pages.js'),
+    import('../server/knowledge/parse-off-thread.js'),
+  ])
+  const files = await listSiteFiles(sourceDir)
+  const parsed = pause && files.pages.length >= OFF_THREAD_PAGES ? await parseOffThread(sourceDir, files.pages)?.catch(() => null) : null
+  return parsed ? KnowledgeIndex.fromParsed(sourceDir, files, parsed, pause) : KnowledgeIndex.loadListed(sourceDir, files, pause)
 }
 
 /**

@@ -7,11 +7,10 @@ import { collectCollisions, collectGraph, type Collision, type GraphOptions } fr
 import { neighbourhood } from './graph-neighbourhood.js'
 import { fragmentId, sameHeadings } from './heading-ids.js'
 import { LinkGraph, type IndexedPage } from './link-graph.js'
-import { listSiteFiles, pageReader, readPages, runInSlices, type PageReader } from './load-pages.js'
+import { listSiteFiles, pageReader, readPages, runInSlices, type PageReader, type SiteFiles } from './load-pages.js'
 import { readPage } from './front-matter.js'
 import { NameTable, dependencyKeysOf, symmetricDifference } from './name-table.js'
 import { parsePage, type ParsedPage } from './parse-page.js'
-import type { ParsedSite } from './parse-off-thread.js'
 import { lookupOf, resolveLookup, type Resolution } from './resolver.js'
 import { LiveSearch, type SearchAnswer } from './live-search.js'
 import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_TEXT, type SearchablePage } from './search-index.js'
@@ -65,7 +64,11 @@ export class KnowledgeIndex {
    */
   static async load(sourceDir: string, pause?: () => Promise<unknown>): Promise<KnowledgeIndex> {
     // One walk finds the pages and the attachments.
-    const files = await listSiteFiles(sourceDir)
+    return KnowledgeIndex.loadListed(sourceDir, await listSiteFiles(sourceDir), pause)
+  }
+
+  /** `load` for the files of `sourceDir` as listed already. */
+  static async loadListed(sourceDir: string, files: SiteFiles, pause?: () => Promise<unknown>): Promise<KnowledgeIndex> {
     const pages = await readPages(sourceDir, files.pages, pause)
     const index = new KnowledgeIndex()
     // Parsing and linking 10,000 pages takes most of a second: in slices, so a dev server answers meanwhile.
@@ -74,12 +77,12 @@ export class KnowledgeIndex {
   }
 
   /**
-   * The index `load` builds, from the pages of `sourceDir` as another thread read and parsed them
+   * The index `load` builds, from the files of `sourceDir` as listed and their pages as another thread read and parsed them
    * (see parse-off-thread.ts, which the dev server uses): only names and links are done here, in slices.
    */
-  static async fromParsed(sourceDir: string, site: ParsedSite, pause?: () => Promise<unknown>): Promise<KnowledgeIndex> {
+  static async fromParsed(sourceDir: string, files: SiteFiles, pages: ParsedPage[], pause?: () => Promise<unknown>): Promise<KnowledgeIndex> {
     const index = new KnowledgeIndex()
-    await runInSlices(index.fill(site.pages, site.files.attachments, pageReader(sourceDir, site.files.pages)), PARSE_SLICE_MS, pause)
+    await runInSlices(index.fill(pages, files.attachments, pageReader(sourceDir, files.pages)), PARSE_SLICE_MS, pause)
     return index
   }
 

@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { KnowledgeIndex as Index } from '../../server/knowledge/knowledge-index.js'
 import type { parseOffThread as ParseOffThread } from '../../server/knowledge/parse-off-thread.js'
-import { listPagePaths } from '../../server/knowledge/load-pages.js'
+import { listSiteFiles } from '../../server/knowledge/load-pages.js'
 import { parseOffThread as fromSources } from '../../server/knowledge/parse-off-thread.js'
 import { syntheticBlog } from '../bench/knowledge-synthetic-blog.js'
 import { makeTempDir, REPO_ROOT } from '../helpers/dev-server.js'
@@ -37,12 +37,13 @@ afterAll(async () => {
 
 describe('the knowledge build with its pages parsed on a worker thread', () => {
   it('builds the very index the in-thread build gives, search included, from batches of pages', async () => {
-    const parsed = await parseOffThread(blog)
+    const files = await listSiteFiles(blog)
+    expect(files.attachments).toEqual(['notes/diagram.png'])
+    const parsed = await parseOffThread(blog, files.pages)
     expect(parsed).not.toBeNull()
-    expect(parsed!.pages.map((page) => page.path)).toEqual(await listPagePaths(blog))
-    expect(parsed!.pages.every((page) => page.content === null)).toBe(true)
-    expect(parsed!.files.attachments).toEqual(['notes/diagram.png'])
-    const offThread = await KnowledgeIndex.fromParsed(blog, parsed!)
+    expect(parsed!.map((page) => page.path)).toEqual(files.pages.map((page) => page.path))
+    expect(parsed!.every((page) => page.content === null)).toBe(true)
+    const offThread = await KnowledgeIndex.fromParsed(blog, files, parsed!)
     const inThread = await KnowledgeIndex.load(blog)
     expect(offThread.snapshot()).toEqual(inThread.snapshot())
     expect(offThread.graph()).toEqual(inThread.graph())
@@ -51,12 +52,17 @@ describe('the knowledge build with its pages parsed on a worker thread', () => {
     expect(offThread.search(query)).toEqual(inThread.search(query))
   }, 60_000)
 
-  it('rejects with the reason when the thread cannot read the folder (the server then reads it itself)', async () => {
-    await expect(parseOffThread!(path.join(blog, 'no-such-folder'))).rejects.toThrow(/ENOENT/)
+  it('rejects with the reason when the thread cannot read a page (the server then reads them itself)', async () => {
+    await fs.mkdir(path.join(blog, 'folder.md'))
+    try {
+      await expect(parseOffThread(blog, [{ path: 'folder.md', file: 'folder.md' }])).rejects.toThrow(/EISDIR/)
+    } finally {
+      await fs.rmdir(path.join(blog, 'folder.md'))
+    }
   })
 
   it('is the package’s: run from the TypeScript sources there is no worker file, and it says so with null', async () => {
-    expect(fromSources(blog)).toBeNull()
+    expect(fromSources(blog, [])).toBeNull()
     await expect(fs.access(path.join(REPO_ROOT, 'dist/node/parse-worker.js'))).resolves.toBeUndefined()
   })
 })
