@@ -13,7 +13,8 @@ import { syntheticBlog } from './knowledge-synthetic-blog.js'
 
 const TARGETS = { firstPaint: 1.3, rss: 1.5, requestMs: 100, liveUpdateMs: 100 }
 const PAGES = Number(process.env.METABLOG_BENCH_PAGES) || (process.env.METABLOG_BENCH_BIG === '1' ? 10_000 : 1_000)
-const ROUNDS = PAGES >= 5_000 ? 2 : 3
+// Three at any size: the first paint is judged by the median round, which two rounds do not have.
+const ROUNDS = 3
 const START_TIMEOUT_MS = 240_000
 /** After first paint, memory is read once the server has been quiet this long (and search is complete)... */
 const SETTLE_MS = 3_000
@@ -151,7 +152,8 @@ export async function run(): Promise<void> {
   const servers: RunningServer[] = []
   try {
     console.log(`dev server on a generated blog of ${PAGES} pages; ${ROUNDS} alternating rounds after one untimed start each`)
-    const knowledge = await buildRounds(metablogRoot, PAGES >= 5_000 ? 3 : 5)
+    // As many rounds as the knowledge bench's: one garbage collection moves a round's ratio by a tenth or more.
+    const knowledge = await buildRounds(metablogRoot, PAGES >= 5_000 ? 7 : 21)
     console.log(`  knowledge build                     read ${ms(median(knowledge.read))} (list + readFileSync)  build ${ms(median(knowledge.build))}  parse ${ms(median(knowledge.parse))}`)
     for (const line of floorLines(knowledge, '    ')) console.log(line)
     const paint = { plain: [] as number[], metablog: [] as number[] }
@@ -185,11 +187,12 @@ export async function run(): Promise<void> {
     }
     const during = await firstCalls(browser, metablogRoot, route, query)
 
-    const paintRatio = median(paint.metablog) / median(paint.plain)
+    // The median of each round's own ratio: the two starts of a round see the same machine.
+    const paintRatio = median(paint.metablog.map((metablog, round) => metablog / paint.plain[round]!))
     const rssRatio = median(rss.metablog) / median(rss.plain)
     const worstGet = during.getMs.length ? Math.max(...during.getMs) : 0
-    console.log(`  first paint of a post, from spawn   plain ${ms(median(paint.plain))}  MetaBlog ${ms(median(paint.metablog))}  ${paintRatio.toFixed(2)}×  target ≤ ${TARGETS.firstPaint}×  ${verdict(paintRatio <= TARGETS.firstPaint)}`)
-    console.log(`    runs: plain ${paint.plain.map(ms).join(', ')}; MetaBlog ${paint.metablog.map(ms).join(', ')}`)
+    console.log(`  first paint of a post, from spawn   plain ${ms(median(paint.plain))}  MetaBlog ${ms(median(paint.metablog))}  ${paintRatio.toFixed(2)}× (median round)  target ≤ ${TARGETS.firstPaint}×  ${verdict(paintRatio <= TARGETS.firstPaint)}`)
+    console.log(`    rounds: plain ${paint.plain.map(ms).join(', ')}; MetaBlog ${paint.metablog.map(ms).join(', ')}; ratios ${paint.metablog.map((metablog, round) => `${(metablog / paint.plain[round]!).toFixed(2)}×`).join(', ')}`)
     console.log(`  settled RSS, server process tree    plain ${mb(median(rss.plain))}  MetaBlog ${mb(median(rss.metablog))}  ${rssRatio.toFixed(2)}×  target ≤ ${TARGETS.rss}×  ${verdict(rssRatio <= TARGETS.rss)}`)
     const workRatio = median(afterWork.metablog) / median(afterWork.plain)
     console.log(`    ${SETTLE_MS / 1000} s after the work (index built)   plain ${mb(median(afterWork.plain))}  MetaBlog ${mb(median(afterWork.metablog))}  ${workRatio.toFixed(2)}× (before V8 collects what the work left)`)
