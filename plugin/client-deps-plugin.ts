@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url'
 import type { SiteConfig } from 'vitepress'
 import { usesKnowledgeGraph } from './graph-usage.js'
-import { clientModule } from './site-bundle.js'
+import { clientModule } from './client-bundle.js'
 import {
   ASSISTANT_MODULE_ID,
   GRAPH_COMPONENT_MODULE_ID,
@@ -31,8 +31,6 @@ const CLIENT_DEPENDENCIES = [
 // The client ships .vue files: Vite compiles them like the site's own, never pre-bundled or left to Node.
 const OWN_ENTRIES = ['metablog', 'metablog/client', 'metablog/theme']
 
-// The compiled dev-only client, beside the compiled plugin in dist/.
-const DEV_ASSISTANT = fileURLToPath(new URL('../client/dev-assistant.js', import.meta.url))
 /** The module that loads KnowledgeGraph, for either virtual loader that needs it. */
 const loadKnowledgeGraph = (command: 'serve' | 'build') => `export default () => import(${JSON.stringify(clientModule('knowledge-graph', command))})`
 
@@ -59,7 +57,7 @@ export function clientDepsPlugin(): Plugin {
       // The local graph is never rendered on the server, so the server bundle need not compile it.
       if (id === RESOLVED_LOCAL_GRAPH_MODULE_ID) return options?.ssr ? 'export default null' : loadKnowledgeGraph(command)
       if (id !== RESOLVED_ASSISTANT_MODULE_ID) return undefined
-      return command === 'build' ? 'export default null' : `import * as assistant from ${JSON.stringify(DEV_ASSISTANT)}\nexport default assistant`
+      return command === 'build' ? 'export default null' : `import * as assistant from ${JSON.stringify(clientModule('dev-assistant', command))}\nexport default assistant`
     },
     async configResolved(config) {
       const site = (config as { vitepress?: SiteConfig }).vitepress

@@ -10,7 +10,7 @@ import { liveSearchPlugin } from './local-search/live-search-plugin.js'
 import { knowledgeReadyPlugin } from './knowledge-ready-plugin.js'
 import { leanSidebarPlugin } from './lean-sidebar-plugin.js'
 import { KnowledgeService } from './knowledge-service.js'
-import { siteBundlePlugin } from './site-bundle.js'
+import { clientBundlePlugin } from './client-bundle.js'
 import { wikiLinkPlugin } from './markdown/wiki-link-rule.js'
 import { AGENT_CONTEXT_WINDOWS_DEFINE, AGENT_MAX_STEPS_DEFINE, BACKLINKS_DEFINE, resolveOptions, type MetaBlogOptions } from './options.js'
 import { withCjkTokenizer } from '../server/knowledge/local-search-options.js'
@@ -51,7 +51,7 @@ function extend<T extends UserConfig>(config: T, options: MetaBlogOptions): T {
     vite: {
       ...vite,
       // The dev-only API applies to `serve` alone; the knowledge layer serves dev and build.
-      plugins: [...(vite.plugins ?? []), hardenPlugin(source), devApiPlugin(resolved, knowledge), knowledgePlugin(knowledge), clientDepsPlugin(), liveSearchPlugin(), knowledgeReadyPlugin(knowledge), siteBundlePlugin(), leanSidebarPlugin(), buildMemoryPlugin()],
+      plugins: [...(vite.plugins ?? []), hardenPlugin(source), devApiPlugin(resolved, knowledge), knowledgePlugin(knowledge), clientDepsPlugin(), liveSearchPlugin(), knowledgeReadyPlugin(knowledge), clientBundlePlugin(), leanSidebarPlugin(), buildMemoryPlugin()],
       define: {
         ...vite.define,
         [AGENT_MAX_STEPS_DEFINE]: JSON.stringify(resolved.agent.maxSteps),

@@ -1,5 +1,5 @@
 import path from 'node:path'
-import { clientModule } from './site-bundle.js'
+import { clientModule } from './client-bundle.js'
 import { VITEPRESS_CLIENT_PREFIX } from './virtual-modules.js'
 import type { Plugin } from './vite-types.js'
 

@@ -45,9 +45,9 @@ describe('the graph page with over 1,000 links', () => {
     page.on('worker', (worker) => workers.push(new URL(worker.url()).pathname))
     await page.goto(`${dev.origin}/graph`)
     await expectDrawn(page, graph.nodes.length)
-    // The layout's and the painter's, from the one bundled script the package ships.
+    // The layout's and the painter's, from the one bundled script the package's dev bundle ships.
     expect(workers).toHaveLength(2)
-    expect(workers.every((url) => url.endsWith('/dist/client/knowledge/graph-worker.js'))).toBe(true)
+    expect(workers.every((url) => url.endsWith('/dist/client/dev/graph-worker.js'))).toBe(true)
     await screenshot(page, 'graph-large')
 
     // The most-linked page: found by search, centred, then hovered with its neighbours.

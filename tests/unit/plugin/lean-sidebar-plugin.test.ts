@@ -16,10 +16,10 @@ function hook(command: 'serve' | 'build' = 'serve'): (source: string, importer?:
 const GROUP = '/site/node_modules/vitepress/dist/client/theme-default/components/VPSidebarGroup.vue'
 
 describe('leanSidebarPlugin', () => {
-  it("gives the default theme's sidebar group MetaBlog's item, for its script block and on Windows too", () => {
+  it("gives the default theme's sidebar group MetaBlog's item from the dev bundle, for its script block and on Windows too", () => {
     const resolve = hook()
     for (const importer of [GROUP, `${GROUP}?vue&type=script&setup=true&lang.ts`, 'C:\\site\\node_modules\\vitepress\\dist\\client\\theme-default\\components\\VPSidebarGroup.vue']) {
-      expect(resolve('./VPSidebarItem.vue', importer), importer).toMatch(/[\\/]client[\\/]theme[\\/]sidebar-item\.js$/)
+      expect(resolve('./VPSidebarItem.vue', importer), importer).toMatch(/[\\/]client[\\/]dev[\\/]sidebar-item\.js$/)
     }
   })
 

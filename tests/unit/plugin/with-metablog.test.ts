@@ -20,7 +20,7 @@ describe('withMetaBlog', () => {
     expect(config.themeConfig).toEqual({ nav: [{ text: 'Home', link: '/' }] })
     expect(config.markdown?.lineNumbers).toBe(true)
     expect(config.vite?.server).toEqual({ port: 4000 })
-    expect(pluginNames(config)).toEqual(['user-plugin', 'metablog:harden', 'metablog:dev-api', 'metablog:knowledge', 'metablog:client-deps', 'metablog:live-search', 'metablog:knowledge-ready', 'metablog:site-bundle', 'metablog:lean-sidebar', 'metablog:build-memory'])
+    expect(pluginNames(config)).toEqual(['user-plugin', 'metablog:harden', 'metablog:dev-api', 'metablog:knowledge', 'metablog:client-deps', 'metablog:live-search', 'metablog:knowledge-ready', 'metablog:client-bundle', 'metablog:lean-sidebar', 'metablog:build-memory'])
   })
 
   it('guards snippets first, then runs the user’s markdown config before registering the wiki-link rule', async () => {
@@ -52,7 +52,7 @@ describe('withMetaBlog', () => {
     expect(typeof fromFunction).toBe('function')
     const resolved = await fromFunction()
     expect(resolved.title).toBe('sync')
-    expect(pluginNames(resolved)).toEqual(['user-plugin', 'metablog:harden', 'metablog:dev-api', 'metablog:knowledge', 'metablog:client-deps', 'metablog:live-search', 'metablog:knowledge-ready', 'metablog:site-bundle', 'metablog:lean-sidebar', 'metablog:build-memory'])
+    expect(pluginNames(resolved)).toEqual(['user-plugin', 'metablog:harden', 'metablog:dev-api', 'metablog:knowledge', 'metablog:client-deps', 'metablog:live-search', 'metablog:knowledge-ready', 'metablog:client-bundle', 'metablog:lean-sidebar', 'metablog:build-memory'])
     expect(pluginNames(await fromAsync())).toContain('metablog:dev-api')
   })
 

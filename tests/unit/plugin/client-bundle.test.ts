@@ -5,9 +5,9 @@ import type { SiteConfig } from 'vitepress'
 import { afterEach, describe, expect, it } from 'vitest'
 import { clientDepsPlugin } from '../../../plugin/client-deps-plugin.js'
 import { usesKnowledgeGraph } from '../../../plugin/graph-usage.js'
-import { importsOnlyEnhanceApp, siteBundlePlugin } from '../../../plugin/site-bundle.js'
+import { clientBundlePlugin, importsOnlyEnhanceApp } from '../../../plugin/client-bundle.js'
 import { GRAPH_COMPONENT_MODULE_ID, LOCAL_GRAPH_MODULE_ID, RESOLVED_GRAPH_COMPONENT_MODULE_ID, RESOLVED_LOCAL_GRAPH_MODULE_ID } from '../../../plugin/virtual-modules.js'
-import { makeTempDir } from '../../helpers/dev-server.js'
+import { makeTempDir, REPO_ROOT } from '../../helpers/dev-server.js'
 
 const parse = (code: string) => parseAst(code) as unknown as { body: { type: string }[] }
 
@@ -33,23 +33,41 @@ describe('importsOnlyEnhanceApp', () => {
   })
 })
 
-describe('siteBundlePlugin', () => {
+describe('clientBundlePlugin', () => {
   type ResolveId = (this: { getModuleInfo: (id: string) => { code: string } | null; parse: typeof parse }, source: string, importer?: string) => unknown
-  function resolver(modules: Record<string, string>): (source: string, importer?: string) => unknown {
-    const resolveId = siteBundlePlugin().resolveId as ResolveId
+  type Config = (config: object, environment: { command: 'serve' | 'build' }) => unknown
+  function resolver(command: 'serve' | 'build', modules: Record<string, string> = {}): (source: string, importer?: string) => unknown {
+    const plugin = clientBundlePlugin()
+    ;(plugin.config as Config)({}, { command })
+    const resolveId = plugin.resolveId as ResolveId
     const context = { getModuleInfo: (id: string) => (id in modules ? { code: modules[id]! } : null), parse }
     return (source, importer) => resolveId.call(context, source, importer)
   }
+  const entry = (bundle: 'site' | 'dev', name: string) => new RegExp(`[\\\\/]client[\\\\/]${bundle}[\\\\/]${name}\\.js$`)
 
   it("points a build's MetaBlog entries at the site bundle, a theme taking only enhanceApp at its module alone", () => {
-    const resolve = resolver({ '/lean.ts': `import { enhanceApp } from 'metablog/client'\nexport default { enhanceApp }`, '/full.ts': `import { PageBacklinks } from 'metablog/client'` })
-    const site = (name: string) => new RegExp(`[\\\\/]client[\\\\/]site[\\\\/]${name}\\.js$`)
-    expect(resolve('metablog/theme', '/theme.ts')).toMatch(site('theme'))
-    expect(resolve('metablog/client', '/lean.ts')).toMatch(site('enhance-app'))
-    expect(resolve('metablog/client', '/full.ts')).toMatch(site('client'))
-    expect(resolve('metablog/client', '/unknown.ts')).toMatch(site('client'))
+    const resolve = resolver('build', { '/lean.ts': `import { enhanceApp } from 'metablog/client'\nexport default { enhanceApp }`, '/full.ts': `import { PageBacklinks } from 'metablog/client'` })
+    expect(resolve('metablog/theme', '/theme.ts')).toMatch(entry('site', 'theme'))
+    expect(resolve('metablog/client', '/lean.ts')).toMatch(entry('site', 'enhance-app'))
+    expect(resolve('metablog/client', '/full.ts')).toMatch(entry('site', 'client'))
+    expect(resolve('metablog/client', '/unknown.ts')).toMatch(entry('site', 'client'))
     expect(resolve('metablog', '/config.ts')).toBeUndefined()
     expect(resolve('vitepress/theme', '/theme.ts')).toBeUndefined()
+  })
+
+  it("points the dev server's at the dev bundle, whose entries share their chunks with the writer's client", async () => {
+    const resolve = resolver('serve')
+    expect(resolve('metablog/theme', '/theme.ts')).toMatch(entry('dev', 'theme'))
+    expect(resolve('metablog/client', '/theme.ts')).toMatch(entry('dev', 'client'))
+    expect(resolve('vitepress/theme', '/theme.ts')).toBeUndefined()
+    // One module state: the live sidebar the writer's client applies is the one the theme renders, from one chunk.
+    // Named beside the plugin: read where the package's build made it (npm test builds first).
+    const theme = path.join(REPO_ROOT, 'dist', /client[\\/]dev[\\/]theme\.js$/.exec(resolve('metablog/theme', '/theme.ts') as string)![0])
+    const chunks = path.join(path.dirname(theme), 'chunks')
+    const defining = []
+    for (const chunk of await fs.readdir(chunks)) if ((await fs.readFile(path.join(chunks, chunk), 'utf8')).includes('function applyLiveSections(')) defining.push(chunk)
+    expect(defining).toHaveLength(1)
+    for (const entry of [theme, path.join(path.dirname(theme), 'dev-assistant.js')]) expect(await fs.readFile(entry, 'utf8')).toContain(`"./chunks/${defining[0]}"`)
   })
 })
 
@@ -100,7 +118,7 @@ describe('the KnowledgeGraph registration in a build', () => {
   it('is always registered under the dev server, where it compiles only when a page shows it', () => {
     const plugin = clientDepsPlugin()
     ;(plugin.config as (...args: unknown[]) => unknown)({}, { command: 'serve', mode: 'development' })
-    expect((plugin.load as (id: string) => unknown)(RESOLVED_GRAPH_COMPONENT_MODULE_ID)).toMatch(/KnowledgeGraph\.vue/)
+    expect((plugin.load as (id: string) => unknown)(RESOLVED_GRAPH_COMPONENT_MODULE_ID)).toMatch(/^export default \(\) => import\(".*[\\/]client[\\/]dev[\\/]knowledge-graph\.js"\)$/)
   })
 })
 
