@@ -4,7 +4,7 @@
 // Only for a big blog (OFF_THREAD_PAGES).
 import fs from 'node:fs'
 import { Worker } from 'node:worker_threads'
-import type { PageFile, SiteFiles } from './load-pages.js'
+import type { PageFile } from './load-pages.js'
 import type { ParsedPage } from './parse-page.js'
 
 /**
@@ -13,12 +13,6 @@ import type { ParsedPage } from './parse-page.js'
  * index is then ready at once (a search right after the start finds what it should).
  */
 export const OFF_THREAD_PAGES = 2_000
-
-/** A site's files, and its pages as parsed for an index that reads page text again when it needs it (`content` null). */
-export interface ParsedSite {
-  files: SiteFiles
-  pages: ParsedPage[]
-}
 
 /** What parse-worker is given: the source folder and its pages, as listed. */
 export interface ParseJob {
