@@ -63,10 +63,12 @@ export function devApiPlugin(options: ResolvedOptions, knowledge: KnowledgeServi
       middlewares.use(API_PREFIX, gateMiddleware({ checkRequest, bodyLimit: options.bodyLimit }))
       // 2. The knowledge layer: graph and search, loaded by the first request that passed the gate.
       middlewares.use(API_PREFIX, knowledgeRoutes.middleware)
-      // 3.–6. Every other route (plugin/dev-api.ts), loaded by the first request that reaches them,
-      // or once the first page is out and the server has a lull: the orb's first calls then find them loaded.
+      // 3.–6. Every other route (plugin/dev-api.ts), loaded by the first request that reaches them, or
+      // once the first page module is out: the page has what it paints, and the loading is done before
+      // the orb (its code now one chunk) is up. After a lull instead, it often ran just as the author's
+      // first call came (a search right after the orb showed: 93 ms median, against 38 ms).
       middlewares.use(API_PREFIX, api.middleware)
-      void knowledge.afterFirstPage().then(() => api.load().catch(() => undefined))
+      void knowledge.firstPageSent().then(() => api.load().catch(() => undefined))
     },
     transformIndexHtml() {
       return [{ tag: 'meta', attrs: { name: TOKEN_META_NAME, content: processToken }, injectTo: 'head' }]

@@ -160,6 +160,11 @@ export class KnowledgeService {
     return this.activity?.afterFirstPage() ?? Promise.resolve()
   }
 
+  /** In dev, once the first page module is sent (at once when nothing is deferred): the browser has what it paints. */
+  firstPageSent(): Promise<void> {
+    return this.activity?.firstPage ?? Promise.resolve()
+  }
+
   /** When the search index's background build starts in dev: after the index, and after the first page if deferred. */
   private async searchCanStart(): Promise<void> {
     await this.adopted.catch(() => undefined)
