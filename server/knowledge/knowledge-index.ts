@@ -91,7 +91,7 @@ export class KnowledgeIndex {
     for (const page of pages) yield this.parse(page.path, page.content)
   }
 
-  /** Fills a new index: every page parsed once, then every link resolved once; one step per page each time. */
+  /** Fills a new index from its pages as they are parsed (here, or on another thread): names first, then every link resolved once; one step per page each time. */
   private *fill(pages: Iterable<ParsedPage>, attachments: Iterable<string>, reader: PageReader | null): Generator<void> {
     this.reader = reader
     for (const file of attachments) this.attachments.table.add(file)
