@@ -1,4 +1,5 @@
-// After tsc: .vue and .css files ship as they are (VitePress compiles them from node_modules), beside the compiled JS.
+// After tsc: .vue and .css files ship as they are, beside the compiled JS and its type declarations. A blog's
+// dev server and build take the bundles instead (build/bundle-client.mjs, plugin/client-bundle.ts).
 import fs from 'node:fs/promises'
 import path from 'node:path'
 import { compiledWorkerUrls } from './worker-urls.mjs'

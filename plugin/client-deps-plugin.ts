@@ -28,7 +28,7 @@ const CLIENT_DEPENDENCIES = [
   'pinyin-pro',
 ]
 
-// The client ships .vue files: Vite compiles them like the site's own, never pre-bundled or left to Node.
+// MetaBlog's entries resolve to its own bundles (client-bundle.ts), which import virtual modules only its plugins serve: never pre-bundled.
 const OWN_ENTRIES = ['metablog', 'metablog/client', 'metablog/theme']
 
 /** The module that loads KnowledgeGraph, for either virtual loader that needs it. */
